@@ -1,0 +1,2 @@
+export * from './types';
+export { memoryEngine, type MemoryEngineOptions } from './memory/memory-engine';

@@ -1,0 +1,61 @@
+/** A stored row: plain JSON-compatible data. Engines add nothing visible but `_id` (stripped by format/). */
+export type Row = Record<string, unknown>;
+/** A MongoDB filter document restricted to the operators listed in `pipeline/operators.ts`. */
+export type Filter = Record<string, unknown>;
+/** A MongoDB update document: `$set`, `$unset`, `$push`, `$pull`, `$inc` only. */
+export type Update = Record<string, unknown>;
+export type Pipeline = Record<string, unknown>[];
+
+export interface IndexSpec {
+  /** e.g. `{ documentId: 1, locale: 1, _status: 1 }` */
+  keys: Record<string, 1 | -1>;
+  unique?: boolean;
+  name: string;
+}
+
+export interface FindOptions {
+  sort?: Record<string, 1 | -1>;
+  limit?: number;
+  skip?: number;
+  projection?: Record<string, 0 | 1>;
+}
+
+/** Counts engine calls, so tests can assert "one aggregate per GET". */
+export interface EngineStats {
+  aggregate: number;
+  find: number;
+  write: number;
+}
+
+/**
+ * The storage port. Every engine (memory, mongo) passes the same contract suite in `__tests__/engine/`.
+ * Writes inside `transaction(fn)` are atomic and isolated from other transactions of the same engine.
+ */
+export interface Engine {
+  readonly name: string;
+  readonly stats: EngineStats;
+  /** Creates collections and indexes; called once at startup. */
+  init(collections: readonly { name: string; indexes: readonly IndexSpec[] }[]): Promise<void>;
+  aggregate(collection: string, pipeline: Pipeline): Promise<Row[]>;
+  find(collection: string, filter: Filter, options?: FindOptions): Promise<Row[]>;
+  count(collection: string, filter: Filter): Promise<number>;
+  insertMany(collection: string, rows: readonly Row[]): Promise<void>;
+  /** Applies `update` to every row matching `filter`; returns how many matched. */
+  updateMany(collection: string, filter: Filter, update: Update): Promise<number>;
+  /** Replaces the first row matching `filter` with `row` (its `_id` is kept). */
+  replaceOne(collection: string, filter: Filter, row: Row): Promise<number>;
+  deleteMany(collection: string, filter: Filter): Promise<number>;
+  /** Next value(s) of the integer id sequence of `collection` (a counters collection). Returns the first. */
+  nextId(collection: string, count?: number): Promise<number>;
+  /** Runs `fn` atomically; on the memory engine writes are serialized, on MongoDB a transaction is used when available. */
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Raised by engines on a unique index violation (MongoDB's E11000). */
+export class DuplicateKeyError extends Error {
+  override name = 'DuplicateKeyError';
+  constructor(readonly collection: string, readonly index: string) {
+    super(`duplicate key in ${collection} (${index})`);
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Thrown at startup by `createContentRouter` when the options or the content-type definitions are wrong.
+ * Every code is listed in `docs/errors.md`.
+ */
+export type ConfigurationErrorCode =
+  | 'CR_INVALID_OPTIONS'
+  | 'CR_INVALID_SCHEMA'
+  | 'CR_UNKNOWN_ATTRIBUTE_TYPE'
+  | 'CR_UNKNOWN_TARGET'
+  | 'CR_UNKNOWN_COMPONENT'
+  | 'CR_RELATION_MISMATCH'
+  | 'CR_MORPH_RELATION'
+  | 'CR_DUPLICATE_API_ID'
+  | 'CR_RESERVED_ATTRIBUTE'
+  | 'CR_INVALID_LOCALES';
+
+export class ConfigurationError extends Error {
+  override name = 'ConfigurationError';
+  readonly code: ConfigurationErrorCode;
+
+  constructor(code: ConfigurationErrorCode, message: string) {
+    super(`${code}: ${message}`);
+    this.code = code;
+  }
+}

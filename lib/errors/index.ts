@@ -1,0 +1,2 @@
+export * from './application-error';
+export { ConfigurationError, type ConfigurationErrorCode } from './configuration-error';

@@ -1,0 +1,76 @@
+import type { Attribute, ComponentAttribute, DynamicZoneAttribute, MediaAttribute, RelationAttribute, ScalarAttribute } from '../schema';
+
+/** Strapi's filter operators (without the logical ones). */
+export type FilterOperator =
+  | '$eq' | '$eqi' | '$ne' | '$nei' | '$lt' | '$lte' | '$gt' | '$gte' | '$in' | '$notIn'
+  | '$contains' | '$notContains' | '$containsi' | '$notContainsi' | '$null' | '$notNull' | '$between'
+  | '$startsWith' | '$startsWithi' | '$endsWith' | '$endsWithi';
+
+/**
+ * A validated filter tree. Values are already cast to the attribute's stored type (numbers, booleans,
+ * ISO strings for dates); `$in`/`$notIn`/`$between` carry arrays, `$null`/`$notNull` a boolean.
+ */
+export type FilterNode =
+  | { readonly type: 'and' | 'or'; readonly children: readonly FilterNode[] }
+  | { readonly type: 'not'; readonly child: FilterNode }
+  | { readonly type: 'scalar'; readonly field: string; readonly attribute: ScalarAttribute; readonly operator: FilterOperator; readonly value: unknown }
+  /** At least one related row (of `target`) matches `where`. */
+  | { readonly type: 'relation'; readonly field: string; readonly attribute: RelationAttribute | MediaAttribute; readonly target: string; readonly where: FilterNode }
+  /** The embedded component (or one item of a repeatable one) matches `where`. */
+  | { readonly type: 'component'; readonly field: string; readonly attribute: ComponentAttribute; readonly where: FilterNode };
+
+/** One sort key. `path` walks relations/components down to a scalar: ['author', 'name']. */
+export interface SortItem {
+  readonly path: readonly string[];
+  readonly order: 'asc' | 'desc';
+}
+
+export type Pagination =
+  | { readonly kind: 'page'; readonly page: number; readonly pageSize: number; readonly withCount: boolean }
+  | { readonly kind: 'offset'; readonly start: number; readonly limit: number; readonly withCount: boolean };
+
+/**
+ * What to populate under one relation, media, component or dynamic zone attribute.
+ * `fields: null` means every scalar field. For dynamic zones `on` (when given) lists the components to keep,
+ * each with its own node; `populate` then applies to every component.
+ */
+export interface PopulateNode {
+  readonly attribute: RelationAttribute | MediaAttribute | ComponentAttribute | DynamicZoneAttribute | LocalizationsAttribute;
+  readonly fields: readonly string[] | null;
+  readonly filters?: FilterNode;
+  readonly sort: readonly SortItem[];
+  readonly populate: PopulateMap;
+  readonly on?: Readonly<Record<string, PopulateNode>>;
+  readonly count?: boolean;
+}
+
+export type PopulateMap = Readonly<Record<string, PopulateNode>>;
+
+/** The pseudo attribute `localizations`: the same document in the other locales. */
+export interface LocalizationsAttribute {
+  readonly kind: 'localizations';
+  readonly name: 'localizations';
+  readonly target: string;
+}
+
+export type Status = 'published' | 'draft';
+
+/** A validated read query on one content type. */
+export interface Query {
+  readonly filters?: FilterNode;
+  readonly sort: readonly SortItem[];
+  readonly pagination: Pagination;
+  /** Scalar fields to return; null = all. `id` and `documentId` are always returned. */
+  readonly fields: readonly string[] | null;
+  readonly populate: PopulateMap;
+  /** A configured locale, '*' for all, or undefined when the type is not localized. */
+  readonly locale?: string;
+  readonly status: Status;
+}
+
+/** Who is asking: used by the parser to hide types the caller cannot `find`. */
+export interface QueryContext {
+  canFind(uid: string): boolean;
+}
+
+export type { Attribute };

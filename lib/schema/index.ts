@@ -1,0 +1,2 @@
+export * from './types';
+export { createRegistry, type RegistryInput } from './create-registry';

@@ -1,0 +1,24 @@
+import type { Request } from 'express';
+import type { Ability } from '../auth/types';
+import { OPEN_ABILITY } from '../auth/types';
+
+const ABILITY = Symbol('content-router.ability');
+
+type WithAbility = Request & { [ABILITY]?: Ability };
+
+/** Attaches the caller's ability to the request (done once by the auth middleware). */
+export function setAbility(req: Request, ability: Ability): void {
+  (req as WithAbility)[ABILITY] = ability;
+}
+
+/** The caller's ability; everything is allowed when no auth middleware ran. */
+export function getAbility(req: Request): Ability {
+  return (req as WithAbility)[ABILITY] ?? OPEN_ABILITY;
+}
+
+/** The raw query string of the request (Express's own `req.query` depends on the host app's parser). */
+export function rawQueryString(req: Request): string {
+  const url = req.originalUrl ?? req.url;
+  const i = url.indexOf('?');
+  return i < 0 ? '' : url.slice(i + 1);
+}

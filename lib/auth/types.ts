@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+
 /**
  * What the caller of one request may do. Actions use Strapi's names:
  * `api::article.article.find|findOne|create|update|delete` and
@@ -9,11 +11,29 @@ export interface Ability {
   canFind(uid: string): boolean;
   /** Who is asking: 'public', 'api-token:<name>' or what `resolve(req)` returned. */
   readonly subject: string;
+  /**
+   * Whether the caller may read the drafts of `uid` (`?status=draft`, and drafts reached through populate).
+   * By default anyone who may `find` or `findOne` the type may (Strapi's behaviour, strapi#25326); with
+   * `auth.draftsRequirePermission: true` it takes `<uid>.findDrafts`.
+   */
+  canReadDrafts(uid: string): boolean;
 }
 
 /** An ability that allows everything (used when no `auth` option is given: every route is open). */
 export const OPEN_ABILITY: Ability = Object.freeze({
   can: () => true,
   canFind: () => true,
+  canReadDrafts: () => true,
   subject: 'open',
 });
+
+/** Turns a request into the caller's ability (built once by `createAuth`, used by the auth middleware). */
+export interface Authenticator {
+  /** false when no `auth` option was given: every request gets `OPEN_ABILITY`. */
+  readonly enabled: boolean;
+  /**
+   * The caller's ability. Rejects with `UnauthorizedError` ("Missing or invalid credentials") when a bearer token
+   * is unknown or expired (and `resolve` did not recognise the request either).
+   */
+  authenticate(req: IncomingMessage): Promise<Ability>;
+}

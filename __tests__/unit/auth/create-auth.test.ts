@@ -1,0 +1,214 @@
+import { createAuth, hashAccessKey, OPEN_ABILITY } from '../../../lib/auth';
+import type { Ability, AuthOptions } from '../../../lib/auth';
+import { UnauthorizedError } from '../../../lib/errors';
+import { ARTICLE, AUTHOR, FILE, FULL_KEY, GLOBAL, PUBLIC_ACTIONS, READ_KEY, UPLOAD, registry, request } from './fixtures';
+
+const CUSTOM_KEY = 'custom-token-value';
+const CUSTOM_PERMISSIONS = [`${AUTHOR}.find`, `${ARTICLE}.create`, `${UPLOAD}.upload`];
+
+const options: AuthOptions = {
+  apiTokens: [
+    { name: 'full', type: 'full-access', accessKey: FULL_KEY },
+    { name: 'read', type: 'read-only', accessKey: READ_KEY },
+    { name: 'custom', type: 'custom', accessKey: CUSTOM_KEY, permissions: CUSTOM_PERMISSIONS },
+  ],
+  public: { actions: PUBLIC_ACTIONS },
+};
+
+const CONTENT_ACTIONS = ['find', 'findOne', 'create', 'update', 'delete'];
+const ALL_ACTIONS = [
+  ...[ARTICLE, AUTHOR, GLOBAL].flatMap((uid) => CONTENT_ACTIONS.map((a) => `${uid}.${a}`)),
+  ...['find', 'findOne', 'upload', 'destroy'].map((a) => `${UPLOAD}.${a}`),
+];
+
+/** Who may do what: the expected answers, written out per caller. */
+const EXPECTED: Record<string, (action: string) => boolean> = {
+  public: (a) => PUBLIC_ACTIONS.includes(a),
+  full: () => true,
+  read: (a) => /\.(find|findOne)$/.test(a),
+  custom: (a) => CUSTOM_PERMISSIONS.includes(a),
+};
+const HEADERS: Record<string, string | undefined> = {
+  public: undefined,
+  full: `Bearer ${FULL_KEY}`,
+  read: `Bearer ${READ_KEY}`,
+  custom: `Bearer ${CUSTOM_KEY}`,
+};
+
+describe('createAuth: the caller x action matrix', () => {
+  const auth = createAuth(options, registry);
+  const cases = Object.keys(EXPECTED).flatMap((caller) => ALL_ACTIONS.map((action) => [caller, action] as const));
+
+  it.each(cases)('%s may %s as expected', async (caller, action) => {
+    const ability = await auth.authenticate(request(HEADERS[caller]));
+    expect(ability.can(action)).toBe(EXPECTED[caller]!(action));
+  });
+
+  it.each([
+    ['public', 'public'],
+    ['full', 'api-token:full'],
+    ['read', 'api-token:read'],
+    ['custom', 'api-token:custom'],
+  ])('%s has subject %s', async (caller, subject) => {
+    expect((await auth.authenticate(request(HEADERS[caller]))).subject).toBe(subject);
+  });
+
+  it('is enabled', () => {
+    expect(auth.enabled).toBe(true);
+  });
+});
+
+describe('canFind', () => {
+  const auth = createAuth(options, registry);
+  it.each<[string, string, boolean]>([
+    ['public', ARTICLE, true],
+    ['public', AUTHOR, false],
+    ['public', FILE, false],
+    ['read', AUTHOR, true],
+    ['read', FILE, true],
+    ['custom', AUTHOR, true],
+    ['custom', ARTICLE, false],
+    ['custom', FILE, false],
+  ])('%s canFind(%s) = %s', async (caller, uid, expected) => {
+    expect((await auth.authenticate(request(HEADERS[caller]))).canFind(uid)).toBe(expected);
+  });
+
+  it('maps media to the upload plugin find action', async () => {
+    const custom = createAuth({ apiTokens: [{ name: 'm', type: 'custom', accessKey: 'm', permissions: [`${UPLOAD}.find`] }] }, registry);
+    const ability = await custom.authenticate(request('Bearer m'));
+    expect(ability.canFind(FILE)).toBe(true);
+    expect(ability.canFind(ARTICLE)).toBe(false);
+  });
+});
+
+describe('bad and malformed credentials', () => {
+  const auth = createAuth(options, registry);
+
+  it.each(['Bearer nope', `Bearer ${FULL_KEY}x`, `Bearer ${READ_KEY.toUpperCase()}`])('%s is a 401', async (header) => {
+    const err = await auth.authenticate(request(header)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnauthorizedError);
+    expect(err).toMatchObject({ status: 401, message: 'Missing or invalid credentials', details: {} });
+  });
+
+  it.each(['Token abc', 'Bearer ', 'Bearer', `Basic ${FULL_KEY}`, `Bearer ${FULL_KEY} extra`, ''])(
+    'malformed %j is treated as no token (public)',
+    async (header) => {
+      expect((await auth.authenticate(request(header))).subject).toBe('public');
+    },
+  );
+});
+
+describe('expiry', () => {
+  const at = Date.parse('2030-01-01T00:00:00.000Z');
+  const build = (now: number) =>
+    createAuth(
+      {
+        apiTokens: [
+          { name: 'iso', type: 'read-only', accessKey: 'iso', expiresAt: '2030-01-01T00:00:00.000Z' },
+          { name: 'date', type: 'read-only', accessKey: 'date', expiresAt: new Date(at) },
+          { name: 'never', type: 'read-only', accessKey: 'never', expiresAt: null },
+        ],
+      },
+      registry,
+      { now: () => now },
+    );
+
+  it.each(['iso', 'date', 'never'])('%s works before its expiry', async (key) => {
+    expect((await build(at - 1).authenticate(request(`Bearer ${key}`))).subject).toBe(`api-token:${key}`);
+  });
+
+  it.each(['iso', 'date'])('%s is a 401 from its expiry on', async (key) => {
+    await expect(build(at).authenticate(request(`Bearer ${key}`))).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(build(at + 1).authenticate(request(`Bearer ${key}`))).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('a token without expiry never expires', async () => {
+    expect((await build(Number.MAX_SAFE_INTEGER).authenticate(request('Bearer never'))).subject).toBe('api-token:never');
+  });
+});
+
+describe('hash-only tokens', () => {
+  const salt = 'strapi-api-token-salt';
+  const auth = createAuth(
+    {
+      salt,
+      apiTokens: [
+        { name: 'hashed', type: 'read-only', hash: hashAccessKey(READ_KEY, salt) },
+        { name: 'upper', type: 'full-access', hash: hashAccessKey(FULL_KEY, salt).toUpperCase() },
+        { name: 'both', type: 'custom', accessKey: 'both', hash: hashAccessKey('both', salt), permissions: [] },
+      ],
+    },
+    registry,
+  );
+
+  it.each([
+    [READ_KEY, 'api-token:hashed'],
+    [FULL_KEY, 'api-token:upper'],
+    ['both', 'api-token:both'],
+  ])('accepts the value whose hash is configured', async (key, subject) => {
+    expect((await auth.authenticate(request(`Bearer ${key}`))).subject).toBe(subject);
+  });
+
+  it('rejects the hash itself presented as a token', async () => {
+    await expect(auth.authenticate(request(`Bearer ${hashAccessKey(READ_KEY, salt)}`))).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('a hash made with another salt does not match', async () => {
+    const other = createAuth({ salt: 'other', apiTokens: [{ name: 'x', type: 'read-only', hash: hashAccessKey(READ_KEY, salt) }] }, registry);
+    await expect(other.authenticate(request(`Bearer ${READ_KEY}`))).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+});
+
+describe('no auth option', () => {
+  it('opens everything', async () => {
+    const auth = createAuth(undefined, registry);
+    expect(auth.enabled).toBe(false);
+    expect(await auth.authenticate(request())).toBe(OPEN_ABILITY);
+    expect(await auth.authenticate(request('Bearer whatever'))).toBe(OPEN_ABILITY);
+  });
+
+  it('an empty auth option closes everything', async () => {
+    const ability = await createAuth({}, registry).authenticate(request());
+    expect(ALL_ACTIONS.some((a) => ability.can(a))).toBe(false);
+  });
+});
+
+describe('drafts', () => {
+  const draftsOptions = (draftsRequirePermission: boolean): AuthOptions => ({
+    ...options,
+    draftsRequirePermission,
+    public: { actions: [...PUBLIC_ACTIONS, `${AUTHOR}.findOne`] },
+    apiTokens: [...options.apiTokens!, { name: 'drafts', type: 'custom', accessKey: 'drafts', permissions: [`${ARTICLE}.find`, `${ARTICLE}.findDrafts`] }],
+  });
+  const read = async (draftsRequirePermission: boolean, header: string | undefined): Promise<Ability> =>
+    createAuth(draftsOptions(draftsRequirePermission), registry).authenticate(request(header));
+
+  it.each<[string | undefined, string, boolean]>([
+    [undefined, ARTICLE, true],
+    [undefined, AUTHOR, true],
+    [undefined, GLOBAL, true],
+    [`Bearer ${READ_KEY}`, AUTHOR, true],
+    [`Bearer ${CUSTOM_KEY}`, ARTICLE, false],
+  ])('by default anyone who may find reads drafts (%s, %s -> %s)', async (header, uid, expected) => {
+    expect((await read(false, header)).canReadDrafts(uid)).toBe(expected);
+  });
+
+  it.each<[string | undefined, string, boolean]>([
+    [undefined, ARTICLE, false],
+    [`Bearer ${READ_KEY}`, ARTICLE, false],
+    [`Bearer ${FULL_KEY}`, ARTICLE, true],
+    ['Bearer drafts', ARTICLE, true],
+    ['Bearer drafts', GLOBAL, false],
+  ])('with draftsRequirePermission it takes findDrafts (%s, %s -> %s)', async (header, uid, expected) => {
+    expect((await read(true, header)).canReadDrafts(uid)).toBe(expected);
+  });
+
+  it('media have no drafts: canReadDrafts follows canFind', async () => {
+    expect((await read(true, `Bearer ${READ_KEY}`)).canReadDrafts(FILE)).toBe(true);
+    expect((await read(true, undefined)).canReadDrafts(FILE)).toBe(false);
+  });
+
+  it('the open ability reads drafts', () => {
+    expect(OPEN_ABILITY.canReadDrafts(ARTICLE)).toBe(true);
+  });
+});

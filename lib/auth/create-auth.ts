@@ -1,0 +1,102 @@
+import type { IncomingMessage } from 'node:http';
+import { UnauthorizedError } from '../errors';
+import type { Registry } from '../schema';
+import type { AuthOptions, ResolvedCaller } from './auth-options';
+import { validateAuthOptions } from './auth-options';
+import { checkActions } from './check-actions';
+import type { AbilityOptions } from './create-ability';
+import { abilityFromActions, createAbility, isReadAction } from './create-ability';
+import type { StoredToken } from './create-token-store';
+import { createTokenStore } from './create-token-store';
+import { extractBearerToken } from './extract-bearer-token';
+import type { Ability, Authenticator } from './types';
+import { OPEN_ABILITY } from './types';
+
+/** What `createAuth` may take besides the options: a clock for expiry (tests inject one). */
+export interface AuthDependencies {
+  now?: () => number;
+}
+
+const OPEN_AUTHENTICATOR: Authenticator = Object.freeze({
+  enabled: false,
+  authenticate: async () => OPEN_ABILITY,
+});
+
+/**
+ * Builds the authenticator of `options.auth`, validated once at startup (CR_INVALID_OPTIONS naming the field).
+ * Without options every request is open. With options, content types are private by default:
+ * - `Authorization: Bearer <token>` of a configured API token: that token's abilities (401 once expired);
+ * - any other bearer token: `resolve(req)` may recognise it (the app's own JWT), else 401;
+ * - no token or a malformed header: `resolve(req)` when given and it answers, else the Public role.
+ *
+ * @example
+ * ```ts
+ * const auth = createAuth({ public: { actions: ['api::article.article.find'] }, apiTokens: [...] }, registry);
+ * const ability = await auth.authenticate(req);
+ * ability.can('api::article.article.create');
+ * ```
+ */
+export function createAuth(options: AuthOptions | undefined, registry: Registry, deps: AuthDependencies = {}): Authenticator {
+  if (options === undefined) return OPEN_AUTHENTICATOR;
+  validateAuthOptions(options);
+  const tokens = options.apiTokens ?? [];
+  tokens.forEach((t, i) => checkActions(t.permissions ?? [], `auth.apiTokens[${i}].permissions`, registry));
+  checkActions(options.public?.actions ?? [], 'auth.public.actions', registry);
+
+  const abilityOptions: AbilityOptions = { draftsRequirePermission: options.draftsRequirePermission === true };
+  const store = createTokenStore(tokens, options.salt);
+  const tokenAbilities = new Map<StoredToken, Ability>();
+  const publicAbility = abilityFromActions(options.public?.actions ?? [], 'public', abilityOptions);
+  const now = deps.now ?? Date.now;
+  const resolve = options.resolve;
+
+  const tokenAbility = (token: StoredToken): Ability => {
+    let ability = tokenAbilities.get(token);
+    if (!ability) {
+      ability = abilityOfToken(token, abilityOptions);
+      tokenAbilities.set(token, ability);
+    }
+    return ability;
+  };
+  const resolved = async (req: IncomingMessage): Promise<Ability | undefined> => {
+    if (!resolve) return undefined;
+    const caller = await resolve(req);
+    return caller ? abilityOfCaller(caller, abilityOptions) : undefined;
+  };
+
+  return Object.freeze({
+    enabled: true,
+    async authenticate(req: IncomingMessage): Promise<Ability> {
+      const presented = extractBearerToken(req.headers.authorization);
+      if (presented === null) return (await resolved(req)) ?? publicAbility;
+      const token = store.find(presented);
+      if (token) {
+        if (token.expiresAt !== null && token.expiresAt <= now()) throw new UnauthorizedError();
+        return tokenAbility(token);
+      }
+      const ability = await resolved(req);
+      if (ability) return ability;
+      throw new UnauthorizedError();
+    },
+  });
+}
+
+function abilityOfToken(token: StoredToken, options: AbilityOptions): Ability {
+  const subject = `api-token:${token.name}`;
+  switch (token.type) {
+    case 'full-access':
+      return createAbility(() => true, subject, options);
+    case 'read-only':
+      return createAbility(isReadAction, subject, options);
+    case 'custom':
+      return abilityFromActions(token.permissions, subject, options);
+  }
+}
+
+function abilityOfCaller(caller: ResolvedCaller, options: AbilityOptions): Ability {
+  const { actions, subject } = caller;
+  if (!Array.isArray(actions) || !actions.every((a) => typeof a === 'string')) {
+    throw new TypeError('auth.resolve must answer { actions: string[] } or null');
+  }
+  return abilityFromActions(actions, typeof subject === 'string' && subject !== '' ? subject : 'user', options);
+}

@@ -1,0 +1,36 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Strapi's storage scheme for API tokens: the hex HMAC-SHA512 of the access key, keyed with the configured salt
+ * (`admin.apiToken.salt` in a Strapi project). Store only this hash and the salt; the access key itself need not be
+ * kept anywhere on the server.
+ *
+ * @example
+ * ```ts
+ * const hash = hashAccessKey(process.env.PREVIEW_TOKEN!, process.env.API_TOKEN_SALT!);
+ * // auth: { salt: process.env.API_TOKEN_SALT, apiTokens: [{ name: 'preview', type: 'read-only', hash }] }
+ * ```
+ */
+export function hashAccessKey(accessKey: string, salt: string): string {
+  return createHmac('sha512', salt).update(accessKey).digest('hex');
+}
+
+/** A fresh random salt, used when plain access keys are configured without a salt. */
+export function randomSalt(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/**
+ * Finds the index of `candidate` (a 64-byte digest) among `digests`, comparing with `crypto.timingSafeEqual`
+ * and always visiting every entry, so neither the match nor its position shows in the time taken.
+ * Returns -1 when nothing matches.
+ */
+export function findDigest(candidate: Buffer, digests: readonly Buffer[]): number {
+  let found = -1;
+  for (let i = 0; i < digests.length; i += 1) {
+    const digest = digests[i]!;
+    const equal = digest.length === candidate.length && timingSafeEqual(digest, candidate);
+    if (equal && found < 0) found = i;
+  }
+  return found;
+}

@@ -1,0 +1,6 @@
+export type { Ability, Authenticator } from './types';
+export { OPEN_ABILITY } from './types';
+export type { ApiTokenOption, AuthOptions, ResolvedCaller } from './auth-options';
+export { createAuth, type AuthDependencies } from './create-auth';
+export { hashAccessKey } from './hash-access-key';
+export { extractBearerToken } from './extract-bearer-token';

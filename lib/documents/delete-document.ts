@@ -1,0 +1,44 @@
+import type { WriteContext } from './write-documents';
+import { runHook } from './lifecycle-hooks';
+
+/**
+ * Deletes the given locale of a document (both statuses); when no locale of it remains, removes it from every
+ * relation that points to it. Deleting an unknown document is not an error (Strapi answers 204).
+ */
+export async function deleteDocument(ctx: WriteContext, documentId: string, locale: string | null | '*'): Promise<number> {
+  const { ct, engine, registry } = ctx;
+  await runHook(ctx.hooks, 'beforeDelete', { uid: ct.uid, documentId, locale: locale === '*' ? null : locale });
+  return engine.transaction(async () => {
+    const scope = ct.localized && locale !== '*' ? { documentId, locale } : { documentId };
+    const removed = await engine.deleteMany(ct.collectionName, scope);
+    if (removed > 0 && (await engine.count(ct.collectionName, { documentId })) === 0) {
+      for (const { sourceUid, attribute } of registry.incomingRelations(ct.uid)) {
+        const source = registry.contentType(sourceUid).collectionName;
+        if (attribute.toMany) await engine.updateMany(source, { [attribute.name]: documentId }, { $pull: { [attribute.name]: documentId } });
+        else await engine.updateMany(source, { [attribute.name]: documentId }, { $set: { [attribute.name]: null } });
+      }
+    }
+    await runHook(ctx.hooks, 'afterDelete', { uid: ct.uid, documentId, locale: locale === '*' ? null : locale });
+    return removed;
+  });
+}
+
+/** Removes the published row (the draft stays). */
+export async function unpublishDocument(ctx: WriteContext, documentId: string, locale: string | null): Promise<number> {
+  const { ct, engine } = ctx;
+  return engine.deleteMany(ct.collectionName, { documentId, ...(ct.localized ? { locale } : {}), _status: 'published' });
+}
+
+/** Replaces the draft by a copy of the published row. */
+export async function discardDraft(ctx: WriteContext, documentId: string, locale: string | null): Promise<boolean> {
+  const { ct, engine } = ctx;
+  return engine.transaction(async () => {
+    const [published] = await engine.find(ct.collectionName, { documentId, ...(ct.localized ? { locale } : {}), _status: 'published' });
+    if (!published) return false;
+    const { _id, ...rest } = published;
+    void _id;
+    await engine.deleteMany(ct.collectionName, { documentId, ...(ct.localized ? { locale } : {}), _status: 'draft' });
+    await engine.insertMany(ct.collectionName, [{ ...rest, id: await engine.nextId(ct.collectionName), _status: 'draft', publishedAt: null }]);
+    return true;
+  });
+}

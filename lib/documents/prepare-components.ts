@@ -1,0 +1,124 @@
+import { ApplicationError, ValidationError } from '../errors';
+import type { Engine } from '../engine';
+import type { Attributes, Registry } from '../schema';
+
+type Row = Record<string, unknown>;
+
+/** Collects, while data is prepared, the file ids that must exist. */
+export interface PrepareState {
+  fileIds: Set<number>;
+}
+
+function mediaId(v: unknown): number {
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
+  if (v && typeof v === 'object' && 'id' in v) return mediaId((v as { id: unknown }).id);
+  throw new ValidationError('Invalid media value');
+}
+
+/** Normalizes a media value to the stored file id(s). */
+export function prepareMedia(value: unknown, multiple: boolean, state: PrepareState): number | number[] | null {
+  if (value === null || value === undefined) return multiple ? [] : null;
+  if (multiple) {
+    const ids = (Array.isArray(value) ? value : [value]).map(mediaId);
+    ids.forEach((id) => state.fileIds.add(id));
+    return ids;
+  }
+  const id = mediaId(Array.isArray(value) ? value[0] : value);
+  state.fileIds.add(id);
+  return id;
+}
+
+function ownedIds(value: unknown): Set<number> {
+  const list = Array.isArray(value) ? value : value ? [value] : [];
+  return new Set(list.map((c) => (c as Row).id as number).filter((id) => typeof id === 'number'));
+}
+
+/**
+ * Prepares the component, dynamic zone and media values of `data` for storage: new components get ids from
+ * their counter, components sent with an id must be owned by `current` (Strapi's rule), media become file ids.
+ */
+export async function prepareEmbedded(
+  engine: Engine,
+  registry: Registry,
+  attributes: Attributes,
+  data: Row,
+  current: Row | null,
+  state: PrepareState,
+): Promise<Row> {
+  const out: Row = { ...data };
+  for (const [name, value] of Object.entries(data)) {
+    const attribute = attributes[name];
+    if (!attribute) continue;
+    if (attribute.kind === 'media') {
+      out[name] = prepareMedia(value, attribute.multiple, state);
+    } else if (attribute.kind === 'component') {
+      const owned = ownedIds(current?.[name]);
+      const items = value === null || value === undefined ? [] : attribute.repeatable ? (value as Row[]) : [value as Row];
+      const prepared: Row[] = [];
+      for (const item of items) {
+        prepared.push(await prepareComponent(engine, registry, attribute.component, item, owned, name, state));
+      }
+      out[name] = attribute.repeatable ? prepared : (prepared[0] ?? null);
+    } else if (attribute.kind === 'dynamiczone') {
+      const owned = ownedIds(current?.[name]);
+      const prepared: Row[] = [];
+      for (const item of (value as Row[] | null) ?? []) {
+        const uid = String(item.__component);
+        prepared.push({ ...(await prepareComponent(engine, registry, uid, item, owned, name, state)), __component: uid });
+      }
+      out[name] = prepared;
+    }
+  }
+  return out;
+}
+
+async function prepareComponent(
+  engine: Engine,
+  registry: Registry,
+  uid: string,
+  item: Row,
+  owned: Set<number>,
+  path: string,
+  state: PrepareState,
+): Promise<Row> {
+  const component = registry.component(uid);
+  let id: number;
+  if (item.id !== undefined && item.id !== null) {
+    id = Number(item.id);
+    if (!owned.has(id)) throw new ApplicationError(`Some of the provided components in ${path} are not related to the entity`);
+  } else {
+    id = await engine.nextId(component.collectionName);
+  }
+  const { id: _ignored, __component: _c, ...rest } = item;
+  const filled: Row = {};
+  for (const name of component.attributeNames) {
+    const a = component.attributes[name]!;
+    if (name in rest) filled[name] = rest[name];
+    else if (a.kind === 'scalar') filled[name] = a.default ?? null;
+    else if (a.kind === 'component') filled[name] = a.repeatable ? [] : null;
+    else if (a.kind === 'media') filled[name] = a.multiple ? [] : null;
+    else if (a.kind === 'relation') filled[name] = a.toMany ? [] : null;
+  }
+  const nested = await prepareEmbedded(engine, registry, component.attributes, filled, null, state);
+  return { id, ...nested };
+}
+
+/** Gives every embedded component of `row` a fresh id (a published copy owns its own component rows). */
+export async function reidComponents(engine: Engine, registry: Registry, attributes: Attributes, row: Row): Promise<Row> {
+  const out: Row = { ...row };
+  for (const [name, attribute] of Object.entries(attributes)) {
+    if (attribute.kind !== 'component' && attribute.kind !== 'dynamiczone') continue;
+    const value = row[name];
+    const items = Array.isArray(value) ? value : value ? [value] : [];
+    const next: Row[] = [];
+    for (const item of items as Row[]) {
+      const uid = attribute.kind === 'component' ? attribute.component : String(item.__component);
+      const component = registry.component(uid);
+      const inner = await reidComponents(engine, registry, component.attributes, item);
+      next.push({ ...inner, id: await engine.nextId(component.collectionName) });
+    }
+    out[name] = attribute.kind === 'component' && !attribute.repeatable ? (next[0] ?? null) : next;
+  }
+  return out;
+}

@@ -1,0 +1,112 @@
+import { ValidationError } from '../../errors';
+import type { Engine } from '../../engine';
+import type { RelationAttribute, Registry } from '../../schema';
+import { applyRelationPayload, normalizeRelationPayload, type RelationRef } from './apply-relation-payload';
+
+type Row = Record<string, unknown>;
+
+/** Maps refs (documentId or integer id) to documentIds of `target`, checking that each one exists. */
+export async function resolveRefs(engine: Engine, registry: Registry, target: string, refs: readonly RelationRef[]): Promise<string[]> {
+  if (refs.length === 0) return [];
+  const collection = registry.contentType(target).collectionName;
+  const ids = refs.filter((r) => r.documentId === undefined).map((r) => r.id!);
+  const docIds = refs.filter((r) => r.documentId !== undefined).map((r) => r.documentId!);
+  const byId = new Map<number, string>();
+  if (ids.length) {
+    for (const row of await engine.find(collection, { id: { $in: ids } })) byId.set(row.id as number, row.documentId as string);
+  }
+  const existing = new Set<string>();
+  if (docIds.length) {
+    for (const row of await engine.find(collection, { documentId: { $in: docIds } }, { projection: { documentId: 1 } })) {
+      existing.add(row.documentId as string);
+    }
+  }
+  return refs.map((r) => {
+    const found = r.documentId !== undefined ? (existing.has(r.documentId) ? r.documentId : undefined) : byId.get(r.id!);
+    if (found === undefined) {
+      throw new ValidationError(`Document with id "${r.documentId ?? r.id}", locale "${r.locale ?? 'null'}" not found`);
+    }
+    return found;
+  });
+}
+
+/** Computes the new stored value (documentId, null, or ordered array) of an owning relation attribute. */
+export async function resolveOwningValue(
+  engine: Engine,
+  registry: Registry,
+  attribute: RelationAttribute,
+  current: unknown,
+  payload: unknown,
+): Promise<string | string[] | null> {
+  const p = normalizeRelationPayload(payload);
+  const [set, connect, disconnect] = await Promise.all([
+    p.set ? resolveRefs(engine, registry, attribute.target, p.set) : Promise.resolve(undefined),
+    resolveRefs(engine, registry, attribute.target, p.connect),
+    resolveRefs(engine, registry, attribute.target, p.disconnect),
+  ]);
+  const before = Array.isArray(current) ? (current as string[]) : typeof current === 'string' ? [current] : [];
+  const next = applyRelationPayload(before, {
+    set,
+    connect: connect.map((documentId, i) => ({ documentId, position: p.connect[i]!.position })),
+    disconnect,
+  });
+  if (attribute.toMany) return next;
+  return next.length ? next[next.length - 1]! : null;
+}
+
+/**
+ * Writes a relation given on the `mappedBy` side: the owning rows of the target type are updated so that they
+ * point (or no longer point) to `documentId`.
+ */
+export async function writeInverseRelation(
+  engine: Engine,
+  registry: Registry,
+  attribute: RelationAttribute,
+  documentId: string,
+  payload: unknown,
+): Promise<void> {
+  const target = registry.contentType(attribute.target);
+  const owning = target.attributes[attribute.mappedBy!] as RelationAttribute;
+  const field = owning.name;
+  const collection = target.collectionName;
+  const current = (await engine.find(collection, owning.toMany ? { [field]: documentId } : { [field]: documentId }, { projection: { documentId: 1 } }))
+    .map((r) => r.documentId as string);
+  const currentIds = [...new Set(current)];
+  const p = normalizeRelationPayload(payload);
+  const set = p.set ? await resolveRefs(engine, registry, target.uid, p.set) : undefined;
+  const connect = await resolveRefs(engine, registry, target.uid, p.connect);
+  const disconnect = await resolveRefs(engine, registry, target.uid, p.disconnect);
+  const next = applyRelationPayload(currentIds, { set, connect: connect.map((d) => ({ documentId: d })), disconnect });
+  const removed = currentIds.filter((d) => !next.includes(d));
+  const added = next.filter((d) => !currentIds.includes(d));
+  if (owning.toMany) {
+    if (removed.length) await engine.updateMany(collection, { documentId: { $in: removed } }, { $pull: { [field]: documentId } });
+    for (const d of added) {
+      await engine.updateMany(collection, { documentId: d, [field]: { $ne: documentId } }, { $push: { [field]: documentId } });
+    }
+  } else {
+    if (removed.length) await engine.updateMany(collection, { documentId: { $in: removed }, [field]: documentId }, { $set: { [field]: null } });
+    if (added.length) await engine.updateMany(collection, { documentId: { $in: added } }, { $set: { [field]: documentId } });
+  }
+}
+
+/**
+ * Keeps exclusive relations consistent: a oneToOne/oneToMany target owned by this document is removed from
+ * every other owner (a target can have only one owner on those kinds).
+ */
+export async function releaseExclusiveTargets(
+  engine: Engine,
+  collection: string,
+  attribute: RelationAttribute,
+  documentId: string,
+  targets: readonly string[],
+): Promise<void> {
+  if (!attribute.inversedBy || targets.length === 0) return;
+  if (attribute.relation === 'oneToOne') {
+    await engine.updateMany(collection, { documentId: { $ne: documentId }, [attribute.name]: { $in: targets } }, { $set: { [attribute.name]: null } });
+  } else if (attribute.relation === 'oneToMany') {
+    await engine.updateMany(collection, { documentId: { $ne: documentId }, [attribute.name]: { $in: targets } }, { $pullAll: { [attribute.name]: [...targets] } });
+  }
+}
+
+export type { Row };

@@ -1,0 +1,92 @@
+import { ValidationError } from '../errors';
+import type { Engine } from '../engine';
+import type { ContentType, RelationAttribute, Registry } from '../schema';
+import { uniqueError } from '../schema/validate-body';
+import { prepareEmbedded, type PrepareState } from './prepare-components';
+import { resolveOwningValue } from './relations/resolve-relations';
+
+type Row = Record<string, unknown>;
+
+/** The inverse-side relation payloads of a write, applied once the row exists. */
+export type InverseWrites = { attribute: RelationAttribute; payload: unknown }[];
+
+/**
+ * Turns validated body data into stored attribute values: owning relations resolved to documentIds,
+ * components given ids, media to file ids (checked to exist). `current` is the row being updated (or null).
+ */
+export async function toStoredAttributes(
+  engine: Engine,
+  registry: Registry,
+  ct: ContentType,
+  data: Row,
+  current: Row | null,
+): Promise<{ values: Row; inverse: InverseWrites }> {
+  const values: Row = {};
+  const inverse: InverseWrites = [];
+  for (const [name, value] of Object.entries(data)) {
+    const attribute = ct.attributes[name];
+    if (!attribute || attribute.system) continue;
+    if (attribute.kind === 'relation') {
+      if (attribute.owner) values[name] = await resolveOwningValue(engine, registry, attribute, current?.[name], value);
+      else inverse.push({ attribute, payload: value });
+    } else {
+      values[name] = value;
+    }
+  }
+  const state: PrepareState = { fileIds: new Set() };
+  const prepared = await prepareEmbedded(engine, registry, ct.attributes, values, current, state);
+  await checkFilesExist(engine, state.fileIds);
+  return { values: prepared, inverse };
+}
+
+async function checkFilesExist(engine: Engine, ids: Set<number>): Promise<void> {
+  if (ids.size === 0) return;
+  const found = await engine.find('files', { id: { $in: [...ids] } }, { projection: { id: 1 } });
+  const missing = ids.size - new Set(found.map((r) => r.id)).size;
+  if (missing > 0) {
+    const message = `${missing} relation(s) of type plugin::upload.file associated with this entity do not exist`;
+    throw new ValidationError(message, { errors: [{ path: [], message, name: 'ValidationError', value: null }] });
+  }
+}
+
+/** Strapi's unique rule: no other document of the same locale and status has the value. */
+export async function checkUnique(
+  engine: Engine,
+  ct: ContentType,
+  values: Row,
+  scope: { documentId: string; locale: string | null; status: 'draft' | 'published' },
+): Promise<void> {
+  for (const [name, value] of Object.entries(values)) {
+    const attribute = ct.attributes[name];
+    if (!attribute || attribute.kind !== 'scalar' || value === null || value === undefined) continue;
+    if (!attribute.unique && attribute.type !== 'uid') continue;
+    const clash = await engine.count(ct.collectionName, {
+      [name]: value,
+      documentId: { $ne: scope.documentId },
+      _status: scope.status,
+      ...(ct.localized ? { locale: scope.locale } : {}),
+    });
+    if (clash > 0) throw uniqueError([name], value);
+  }
+}
+
+/** Default values of every attribute missing from a new row (null for scalars, [] for to-many). */
+export function emptyAttributes(ct: ContentType): Row {
+  const out: Row = {};
+  for (const name of ct.attributeNames) {
+    const a = ct.attributes[name]!;
+    if (a.kind === 'scalar') out[name] = null;
+    else if (a.kind === 'media') out[name] = a.multiple ? [] : null;
+    else if (a.kind === 'relation') {
+      if (a.owner) out[name] = a.toMany ? [] : null;
+    } else if (a.kind === 'component') out[name] = a.repeatable ? [] : null;
+    else out[name] = [];
+  }
+  return out;
+}
+
+/** The names of attributes shared by all locales (pluginOptions.i18n.localized: false). */
+export function sharedAttributeNames(ct: ContentType): string[] {
+  if (!ct.localized) return [];
+  return ct.attributeNames.filter((n) => !ct.attributes[n]!.localized);
+}

@@ -1,0 +1,132 @@
+import type { Engine } from '../engine';
+import type { ContentType, Registry } from '../schema';
+import type { BodyValidator } from '../schema/validate-body';
+import type { LifecycleHooks } from './lifecycle-hooks';
+import { runHook } from './lifecycle-hooks';
+import { reidComponents } from './prepare-components';
+import { releaseExclusiveTargets, writeInverseRelation } from './relations/resolve-relations';
+import { checkUnique, emptyAttributes, sharedAttributeNames, toStoredAttributes } from './store-row';
+
+type Row = Record<string, unknown>;
+
+export interface WriteContext {
+  registry: Registry;
+  engine: Engine;
+  ct: ContentType;
+  validator: BodyValidator;
+  clock: () => Date;
+  newDocumentId: () => string;
+  hooks: LifecycleHooks;
+}
+
+export interface WriteOptions {
+  /** 'draft' writes only the draft; 'published' (default) writes and publishes. */
+  status: 'draft' | 'published';
+  /** The locale written (localized types); ignored otherwise. */
+  locale: string | null;
+}
+
+const now = (ctx: WriteContext): string => ctx.clock().toISOString();
+
+/** Rows of one document in one locale. */
+async function localeRows(ctx: WriteContext, documentId: string, locale: string | null): Promise<Row[]> {
+  return ctx.engine.find(ctx.ct.collectionName, { documentId, ...(ctx.ct.localized ? { locale } : {}) }, { sort: { id: 1 } });
+}
+
+/**
+ * Creates a document (or, with `documentId`, a new localization of an existing one). Returns the documentId.
+ */
+export async function createDocument(ctx: WriteContext, rawData: unknown, options: WriteOptions, documentId?: string): Promise<string> {
+  const { ct, engine } = ctx;
+  const draft = ct.draftAndPublish && options.status === 'draft';
+  let data = ctx.validator.validate(rawData, { action: 'create', draft });
+  data = await runHook(ctx.hooks, 'beforeCreate', { uid: ct.uid, data, locale: options.locale });
+  return engine.transaction(async () => {
+    const docId = documentId ?? ctx.newDocumentId();
+    const locale = ct.localized ? options.locale : null;
+    const { values, inverse } = await toStoredAttributes(engine, ctx.registry, ct, data, null);
+    const shared = await sharedValues(ctx, docId);
+    const attrs = { ...emptyAttributes(ct), ...shared, ...values };
+    const status = ct.draftAndPublish ? 'draft' : 'published';
+    await checkUnique(engine, ct, attrs, { documentId: docId, locale, status });
+    const at = now(ctx);
+    const base: Row = { documentId: docId, locale, createdAt: at, updatedAt: at, ...attrs };
+    const row: Row = { id: await engine.nextId(ct.collectionName), ...base, _status: status, publishedAt: ct.draftAndPublish ? null : at };
+    await engine.insertMany(ct.collectionName, [row]);
+    if (ct.draftAndPublish && !draft) await publishRow(ctx, row);
+    await afterWrite(ctx, docId, values, inverse);
+    await runHook(ctx.hooks, 'afterCreate', { uid: ct.uid, documentId: docId, data, locale });
+    return docId;
+  });
+}
+
+/**
+ * Updates the given locale of a document (creating that localization when the document exists in another
+ * locale). Returns false when the document does not exist at all.
+ */
+export async function updateDocument(ctx: WriteContext, documentId: string, rawData: unknown, options: WriteOptions): Promise<boolean> {
+  const { ct, engine } = ctx;
+  const locale = ct.localized ? options.locale : null;
+  const existing = await engine.find(ct.collectionName, { documentId }, { limit: 1, projection: { id: 1 } });
+  if (existing.length === 0) return false;
+  const rows = await localeRows(ctx, documentId, locale);
+  if (rows.length === 0) {
+    await createDocument(ctx, rawData, options, documentId);
+    return true;
+  }
+  const draft = ct.draftAndPublish && options.status === 'draft';
+  let data = ctx.validator.validate(rawData, { action: 'update', draft });
+  data = await runHook(ctx.hooks, 'beforeUpdate', { uid: ct.uid, documentId, data, locale });
+  await engine.transaction(async () => {
+    const current = (await localeRows(ctx, documentId, locale)).find((r) => r._status === 'draft') ?? (await localeRows(ctx, documentId, locale))[0]!;
+    const { values, inverse } = await toStoredAttributes(engine, ctx.registry, ct, data, current);
+    const status = current._status as 'draft' | 'published';
+    await checkUnique(engine, ct, { ...current, ...values }, { documentId, locale, status });
+    const next: Row = { ...current, ...values, updatedAt: now(ctx) };
+    if (!ct.draftAndPublish) next.publishedAt = next.updatedAt;
+    delete next._id;
+    await engine.replaceOne(ct.collectionName, { id: current.id }, next);
+    if (ct.draftAndPublish && !draft) await publishRow(ctx, next);
+    await afterWrite(ctx, documentId, values, inverse);
+    await runHook(ctx.hooks, 'afterUpdate', { uid: ct.uid, documentId, data, locale });
+  });
+  return true;
+}
+
+/** Replaces the published row of (documentId, locale) by a fresh copy of `draftRow` (new id). */
+export async function publishRow(ctx: WriteContext, draftRow: Row): Promise<void> {
+  const { ct, engine } = ctx;
+  await runHook(ctx.hooks, 'beforePublish', { uid: ct.uid, documentId: draftRow.documentId as string, locale: draftRow.locale as string | null });
+  const { _id, ...rest } = draftRow;
+  void _id;
+  await engine.deleteMany(ct.collectionName, { documentId: rest.documentId, locale: rest.locale, _status: 'published' });
+  const copy = await reidComponents(engine, ctx.registry, ct.attributes, rest);
+  const published: Row = { ...copy, id: await engine.nextId(ct.collectionName), _status: 'published', publishedAt: now(ctx) };
+  await engine.insertMany(ct.collectionName, [published]);
+  await runHook(ctx.hooks, 'afterPublish', { uid: ct.uid, documentId: rest.documentId as string, locale: rest.locale as string | null });
+}
+
+/** Non-localized attribute values of an existing localization, copied into a new one. */
+async function sharedValues(ctx: WriteContext, documentId: string): Promise<Row> {
+  const names = sharedAttributeNames(ctx.ct);
+  if (names.length === 0) return {};
+  const [other] = await ctx.engine.find(ctx.ct.collectionName, { documentId }, { sort: { _status: 1, id: 1 }, limit: 1 });
+  if (!other) return {};
+  return Object.fromEntries(names.filter((n) => n in other).map((n) => [n, other[n]]));
+}
+
+async function afterWrite(ctx: WriteContext, documentId: string, values: Row, inverse: { attribute: import('../schema').RelationAttribute; payload: unknown }[]): Promise<void> {
+  const { ct, engine } = ctx;
+  const shared = sharedAttributeNames(ct).filter((n) => n in values);
+  if (shared.length) {
+    const set = Object.fromEntries(shared.map((n) => [n, values[n]]));
+    await engine.updateMany(ct.collectionName, { documentId }, { $set: set });
+  }
+  for (const [name, value] of Object.entries(values)) {
+    const attribute = ct.attributes[name];
+    if (attribute?.kind === 'relation' && attribute.owner && value !== null) {
+      await releaseExclusiveTargets(engine, ct.collectionName, attribute, documentId, Array.isArray(value) ? (value as string[]) : [value as string]);
+    }
+  }
+  for (const { attribute, payload } of inverse) await writeInverseRelation(engine, ctx.registry, attribute, documentId, payload);
+}

@@ -1,0 +1,2 @@
+export { formatDocument, formatComponent, type Selection } from './format-document';
+export { formatError, type ErrorEnvelope } from './format-error';

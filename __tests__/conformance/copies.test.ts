@@ -1,0 +1,51 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** `../shared` next to the repository: the source of the copied data, absent on a fresh clone. */
+const REPO = join(__dirname, '..', '..');
+const SHARED = join(REPO, '..', 'shared');
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir).sort()) {
+    const p = join(dir, entry);
+    if (statSync(p).isDirectory()) out.push(...listFiles(p));
+    else out.push(p);
+  }
+  return out;
+}
+
+/** Relative paths under `dir` matching `keep`. */
+function filesUnder(dir: string, keep: (rel: string) => boolean = () => true): string[] {
+  return existsSync(dir) ? listFiles(dir).map((f) => relative(dir, f)).filter(keep) : [];
+}
+
+function expectSameFiles(source: string, copy: string, keep?: (rel: string) => boolean): void {
+  const wanted = filesUnder(source, keep);
+  expect(wanted.length).toBeGreaterThan(0);
+  expect(filesUnder(copy, keep)).toEqual(wanted);
+  const different = wanted.filter((rel) => !readFileSync(join(source, rel)).equals(readFileSync(join(copy, rel))));
+  expect(different).toEqual([]);
+}
+
+const MODEL_FILE = /^(content-types\/[^/]+\.json|components\/shared\/[^/]+\.json|permissions\.json)$/;
+
+const describeShared = existsSync(join(SHARED, 'conformance')) ? describe : describe.skip;
+if (!existsSync(join(SHARED, 'conformance'))) {
+  // eslint-disable-next-line no-console
+  console.log(`copies.test: ${SHARED} is absent, nothing to compare the copied data with`);
+}
+
+describeShared('copied data matches ../shared', () => {
+  it('__tests__/conformance/corpus is byte-identical to ../shared/conformance/corpus', () => {
+    expectSameFiles(join(SHARED, 'conformance', 'corpus'), join(REPO, '__tests__', 'conformance', 'corpus'));
+  });
+
+  it('__tests__/conformance/golden is byte-identical to ../shared/conformance/golden', () => {
+    expectSameFiles(join(SHARED, 'conformance', 'golden'), join(REPO, '__tests__', 'conformance', 'golden'));
+  });
+
+  it('examples/blog/model is byte-identical to ../shared/fixtures/blog (schemas and permissions)', () => {
+    expectSameFiles(join(SHARED, 'fixtures', 'blog'), join(REPO, 'examples', 'blog', 'model'), (rel) => MODEL_FILE.test(rel));
+  });
+});

@@ -45,19 +45,11 @@ export function createAuth(options: AuthOptions | undefined, registry: Registry,
 
   const abilityOptions: AbilityOptions = { draftsRequirePermission: options.draftsRequirePermission === true };
   const store = createTokenStore(tokens, options.salt);
-  const tokenAbilities = new Map<StoredToken, Ability>();
   const publicAbility = abilityFromActions(options.public?.actions ?? [], 'public', abilityOptions);
   const now = deps.now ?? Date.now;
   const resolve = options.resolve;
 
-  const tokenAbility = (token: StoredToken): Ability => {
-    let ability = tokenAbilities.get(token);
-    if (!ability) {
-      ability = abilityOfToken(token, abilityOptions);
-      tokenAbilities.set(token, ability);
-    }
-    return ability;
-  };
+  const tokenAbilities = new Map<StoredToken, Ability>(store.tokens.map((t) => [t, abilityOfToken(t, abilityOptions)]));
   const resolved = async (req: IncomingMessage): Promise<Ability | undefined> => {
     if (!resolve) return undefined;
     const caller = await resolve(req);
@@ -72,7 +64,7 @@ export function createAuth(options: AuthOptions | undefined, registry: Registry,
       const token = store.find(presented);
       if (token) {
         if (token.expiresAt !== null && token.expiresAt <= now()) throw new UnauthorizedError();
-        return tokenAbility(token);
+        return tokenAbilities.get(token)!;
       }
       const ability = await resolved(req);
       if (ability) return ability;

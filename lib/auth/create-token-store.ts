@@ -13,6 +13,8 @@ export interface StoredToken {
 
 /** Looks presented tokens up by their HMAC-SHA512 digest, in constant time. */
 export interface TokenStore {
+  /** Every configured token, in configuration order. */
+  readonly tokens: readonly StoredToken[];
   /** The token whose hash matches `presented`, or undefined. Expiry is the caller's business. */
   find(presented: string): StoredToken | undefined;
 }
@@ -42,6 +44,7 @@ export function createTokenStore(tokens: readonly ApiTokenOption[], salt: string
     );
   });
   return {
+    tokens: Object.freeze([...stored]),
     find(presented) {
       const index = findDigest(Buffer.from(hashAccessKey(presented, key), 'hex'), digests);
       return index < 0 ? undefined : stored[index];

@@ -1,0 +1,101 @@
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The published package works for a new user: `npm pack` (which builds dist/ through `prepare`), then the
+ * tarball installed into two throwaway Express 5 apps, a plain CommonJS one (`require`) and an ESM one
+ * (named `import`), each serving `GET /api/notes` from the memory engine.
+ */
+const REPO = join(__dirname, '..', '..');
+const TIMEOUT = 180_000;
+const npmAvailable = spawnSync('npm', ['--version'], { encoding: 'utf8' }).status === 0;
+if (!npmAvailable) {
+  // eslint-disable-next-line no-console
+  console.log('tarball.test: skipped, `npm` is not on PATH');
+}
+
+const NOTE_SCHEMA = {
+  kind: 'collectionType',
+  collectionName: 'notes',
+  info: { singularName: 'note', pluralName: 'notes', displayName: 'Note' },
+  options: { draftAndPublish: false },
+  attributes: { title: { type: 'string', required: true } },
+};
+
+/** The app body shared by both module systems: mount, listen on a free port, request itself, print. */
+const APP_BODY = `
+const app = express();
+app.use('/api', createContentRouter({ contentTypes: [${JSON.stringify(NOTE_SCHEMA)}], engine: memoryEngine() }));
+setTimeout(() => { console.error('timed out'); process.exit(3); }, 60000).unref();
+const server = app.listen(0, '127.0.0.1', async () => {
+  try {
+    const res = await fetch('http://127.0.0.1:' + server.address().port + '/api/notes');
+    const text = await res.text();
+    console.log('RESULT ' + JSON.stringify({ status: res.status, contentType: res.headers.get('content-type'), text }));
+    process.exit(0);
+  } catch (err) {
+    console.error(err);
+    process.exit(1);
+  }
+});
+`;
+
+const APPS = {
+  cjs: {
+    file: 'server.js',
+    packageJson: { name: 'cr-cjs-app', version: '1.0.0', private: true, type: 'commonjs' },
+    source: `'use strict';\nconst express = require('express');\nconst { createContentRouter, memoryEngine } = require('content-router');\n${APP_BODY}`,
+  },
+  esm: {
+    file: 'server.mjs',
+    packageJson: { name: 'cr-esm-app', version: '1.0.0', private: true, type: 'module' },
+    source: `import express from 'express';\nimport { createContentRouter, memoryEngine } from 'content-router';\n${APP_BODY}`,
+  },
+} as const;
+
+function run(cmd: string, args: readonly string[], cwd: string): SpawnSyncReturns<string> {
+  const res = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: TIMEOUT, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  if (res.error) throw res.error;
+  return res;
+}
+
+function expectOk(res: SpawnSyncReturns<string>, what: string): void {
+  if (res.status !== 0) throw new Error(`${what} exited with ${String(res.status)}\n${res.stdout}\n${res.stderr}`);
+}
+
+(npmAvailable ? describe : describe.skip)('the packed tarball', () => {
+  let tmp: string;
+  let tarball: string;
+
+  beforeAll(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'cr-tarball-'));
+    const packed = run('npm', ['pack', '--pack-destination', tmp], REPO);
+    expectOk(packed, 'npm pack');
+    const tgz = readdirSync(tmp).filter((f) => f.endsWith('.tgz'));
+    expect(tgz).toHaveLength(1);
+    tarball = join(tmp, tgz[0]!);
+  }, TIMEOUT);
+
+  afterAll(() => {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it.each(Object.keys(APPS) as (keyof typeof APPS)[])('installs into a fresh %s Express 5 app and serves GET /api/notes', (kind) => {
+    const spec = APPS[kind];
+    const dir = join(tmp, `app-${kind}`);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify(spec.packageJson, null, 2));
+    writeFileSync(join(dir, spec.file), spec.source);
+    expectOk(run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'express@5'], dir), 'npm install');
+    const started = run(process.execPath, [spec.file], dir);
+    expectOk(started, `node ${spec.file}`);
+    const line = started.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+    if (!line) throw new Error(`no RESULT line from ${spec.file}\n${started.stdout}\n${started.stderr}`);
+    const result = JSON.parse(line.slice('RESULT '.length)) as { status: number; contentType: string | null; text: string };
+    expect(result.status).toBe(200);
+    expect(result.contentType).toMatch(/^application\/json/);
+    expect(JSON.parse(result.text)).toEqual({ data: [], meta: { pagination: { page: 1, pageSize: 25, pageCount: 0, total: 0 } } });
+  }, TIMEOUT);
+});

@@ -1,20 +1,47 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Aggregator, Query, updateMany as mingoUpdateMany } from 'mingo';
-import { DuplicateKeyError, type Engine, type EngineStats, type Filter, type FindOptions, type IndexSpec, type Pipeline, type Row, type Update } from '../types';
+import createDebug from 'debug';
+import { Query, update as mingoUpdate } from 'mingo';
+import type { Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
+import { deepCopy } from './deep-copy';
+import { DurableFile } from './durable-file';
+import { createFastLookup } from './fast-lookup';
+import { replayRecord, type JournalOp } from './journal-record';
+import { MemoryCollection } from './memory-collection';
+import { Aggregator, createContext } from './mingo-runtime';
+import { createObjectId } from './object-id';
+import { selectCandidates } from './select-candidates';
+
+const debug = createDebug('content-router:engine:memory');
 
 export interface MemoryEngineOptions {
-  /** Reserved for the durable mode (journal file); see docs/engines.md. */
+  /**
+   * Makes the engine durable: a snapshot at `file` and an append-only journal at `file.journal`
+   * (see docs/engines.md). Without it, data lives only as long as the process.
+   */
   file?: string;
+  /** Journal size (bytes) after which a snapshot is written and the journal emptied. Default 16 MiB. */
+  snapshotBytes?: number;
 }
 
-const MINGO_OPTIONS = { scriptEnabled: false, idKey: '_id' } as const;
+/** The collection holding the integer id sequences: `{ _id: <collection>, seq }`. */
+export const COUNTERS = 'counters';
+
+interface TxState {
+  saved: Map<string, Row[]>;
+  ops: JournalOp[];
+}
+
+const noop = (): void => undefined;
 
 /**
- * The embedded engine: collections are arrays in process memory and mingo executes the very same
- * aggregation pipelines that MongoDB would.
+ * The embedded engine: collections live in process memory and mingo runs the very same aggregation pipelines
+ * that MongoDB would, with hash indexes for the `$lookup` shapes the pipeline compiler emits and for equality on
+ * `id` / `documentId`. Writes are serialized; a transaction that throws is rolled back. With `file`, every
+ * acknowledged write is fsynced to a journal first.
  *
  * @example
  * createContentRouter({ contentTypes, engine: memoryEngine() })
+ * createContentRouter({ contentTypes, engine: memoryEngine({ file: './data/content.db' }) })
  */
 export function memoryEngine(options: MemoryEngineOptions = {}): Engine {
   return new MemoryEngine(options);
@@ -23,111 +50,211 @@ export function memoryEngine(options: MemoryEngineOptions = {}): Engine {
 class MemoryEngine implements Engine {
   readonly name = 'memory';
   readonly stats: EngineStats = { aggregate: 0, find: 0, write: 0 };
-  private readonly collections = new Map<string, Row[]>();
-  private readonly counters = new Map<string, number>();
-  private readonly uniqueIndexes = new Map<string, IndexSpec[]>();
-  private readonly txScope = new AsyncLocalStorage<true>();
+  private readonly collections = new Map<string, MemoryCollection>();
+  private readonly txScope = new AsyncLocalStorage<TxState>();
+  private readonly mingoOptions;
   private queue: Promise<unknown> = Promise.resolve();
-  private nextObjectId = 1;
+  private active: Promise<unknown> | null = null;
+  private loading: Promise<void> | null = null;
+  private file: DurableFile | null = null;
 
-  constructor(readonly options: MemoryEngineOptions) {}
-
-  private rows(collection: string): Row[] {
-    let rows = this.collections.get(collection);
-    if (!rows) {
-      rows = [];
-      this.collections.set(collection, rows);
-    }
-    return rows;
+  constructor(private readonly options: MemoryEngineOptions) {
+    this.mingoOptions = {
+      idKey: '_id',
+      scriptEnabled: false,
+      context: createContext(createFastLookup((name) => this.collections.get(name))),
+      collectionResolver: (name: string) => this.collection(name).all() as Row[],
+    };
   }
 
   async init(collections: readonly { name: string; indexes: readonly IndexSpec[] }[]): Promise<void> {
-    for (const c of collections) {
-      this.rows(c.name);
-      this.uniqueIndexes.set(c.name, c.indexes.filter((i) => i.unique));
-    }
+    await this.ready();
+    for (const c of collections) this.collection(c.name).setIndexes(c.indexes);
   }
 
   async aggregate(collection: string, pipeline: Pipeline): Promise<Row[]> {
+    await this.readable();
     this.stats.aggregate++;
-    const agg = new Aggregator(pipeline, {
-      ...MINGO_OPTIONS,
-      collectionResolver: (name: string) => this.rows(name),
-    });
-    return structuredClone(agg.run(this.rows(collection)) as Row[]);
+    const first = pipeline[0]?.$match;
+    const col = this.collection(collection);
+    const source = isPlainObject(first) ? selectCandidates(col, first) : col.all();
+    return deepCopy(new Aggregator(pipeline, this.mingoOptions).run(source) as Row[]);
   }
 
   async find(collection: string, filter: Filter, options: FindOptions = {}): Promise<Row[]> {
+    await this.readable();
     this.stats.find++;
-    let cursor = new Query(filter, MINGO_OPTIONS).find<Row>(this.rows(collection), options.projection);
+    const source = selectCandidates(this.collection(collection), filter);
+    let cursor = new Query(filter, this.mingoOptions).find<Row>(source, options.projection);
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
-    return structuredClone(cursor.all());
+    return deepCopy(cursor.all());
   }
 
   async count(collection: string, filter: Filter): Promise<number> {
+    await this.readable();
     this.stats.find++;
-    return new Query(filter, MINGO_OPTIONS).find(this.rows(collection)).all().length;
+    return this.matching(this.collection(collection), filter).length;
   }
 
   async insertMany(collection: string, rows: readonly Row[]): Promise<void> {
-    this.stats.write++;
-    const target = this.rows(collection);
-    const copies = rows.map((r) => ({ _id: this.nextObjectId++, ...structuredClone(r) }));
-    for (const copy of copies) this.checkUnique(collection, copy, [...target, ...copies]);
-    target.push(...copies);
+    await this.write(collection, (col) => {
+      const stored = rows.map((r) => {
+        const { _id, ...fields } = deepCopy(r);
+        const row: Row = { _id: _id ?? createObjectId(), ...fields };
+        col.insert(row);
+        return row;
+      });
+      return [{ op: 'put', c: collection, rows: stored }];
+    });
   }
 
   async updateMany(collection: string, filter: Filter, update: Update): Promise<number> {
-    this.stats.write++;
-    const rows = this.rows(collection);
-    const result = mingoUpdateMany(rows, filter, structuredClone(update) as never, { cloneMode: 'deep' }, MINGO_OPTIONS);
-    return result.matchedCount;
+    let matched = 0;
+    await this.write(collection, (col) => {
+      const prevs = this.matching(col, filter);
+      matched = prevs.length;
+      const nexts = prevs.map((prev) => {
+        const next = deepCopy(prev);
+        mingoUpdate(next, update as never, undefined, undefined, { cloneMode: 'deep', queryOptions: this.mingoOptions });
+        next._id = prev._id;
+        col.replace(prev, next);
+        return next;
+      });
+      return nexts.length ? [{ op: 'put', c: collection, rows: nexts }] : [];
+    });
+    return matched;
   }
 
   async replaceOne(collection: string, filter: Filter, row: Row): Promise<number> {
-    this.stats.write++;
-    const rows = this.rows(collection);
-    const q = new Query(filter, MINGO_OPTIONS);
-    const index = rows.findIndex((r) => q.test(r));
-    if (index < 0) return 0;
-    const next = { ...structuredClone(row), _id: rows[index]!._id };
-    this.checkUnique(collection, next, rows.filter((_, i) => i !== index));
-    rows[index] = next;
-    return 1;
+    let matched = 0;
+    await this.write(collection, (col) => {
+      const prev = this.matching(col, filter)[0];
+      if (!prev) return [];
+      matched = 1;
+      const next = { ...deepCopy(row), _id: prev._id };
+      col.replace(prev, next);
+      return [{ op: 'put', c: collection, rows: [next] }];
+    });
+    return matched;
   }
 
   async deleteMany(collection: string, filter: Filter): Promise<number> {
-    this.stats.write++;
-    const rows = this.rows(collection);
-    const q = new Query(filter, MINGO_OPTIONS);
-    const kept = rows.filter((r) => !q.test(r));
-    const removed = rows.length - kept.length;
-    this.collections.set(collection, kept);
+    let removed = 0;
+    await this.write(collection, (col) => {
+      const rows = this.matching(col, filter);
+      removed = rows.length;
+      col.remove(new Set(rows));
+      return rows.length ? [{ op: 'del', c: collection, ids: rows.map((r) => r._id) }] : [];
+    });
     return removed;
   }
 
   async nextId(collection: string, count = 1): Promise<number> {
-    const first = (this.counters.get(collection) ?? 0) + 1;
-    this.counters.set(collection, first + count - 1);
-    return first;
+    let seq = 0;
+    await this.write(COUNTERS, (col) => {
+      const prev = col.getById(collection);
+      seq = (typeof prev?.seq === 'number' ? prev.seq : 0) + count;
+      const next = { _id: collection, seq };
+      if (prev) col.replace(prev, next);
+      else col.insert(next);
+      return [{ op: 'put', c: COUNTERS, rows: [next] }];
+    }, false);
+    return seq - count + 1;
   }
 
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.txScope.getStore()) return fn();
-    const run = this.queue.then(() => this.txScope.run(true, fn));
-    this.queue = run.catch(() => undefined);
+    await this.ready();
+    const run = this.queue.then(() => this.runTransaction(fn));
+    this.queue = run.catch(noop);
     return run;
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.queue;
+    if (!this.file) return;
+    if (this.file.hasJournal) await this.file.snapshot(this.entries());
+    await this.file.close();
+    this.file = null;
+  }
 
-  private checkUnique(collection: string, row: Row, others: readonly Row[]): void {
-    for (const index of this.uniqueIndexes.get(collection) ?? []) {
-      const keys = Object.keys(index.keys);
-      const clash = others.some((o) => o !== row && keys.every((k) => o[k] === row[k]));
-      if (clash) throw new DuplicateKeyError(collection, index.name);
+  private async runTransaction<T>(fn: () => Promise<T>): Promise<T> {
+    const tx: TxState = { saved: new Map(), ops: [] };
+    const run = (async () => {
+      try {
+        const result = await this.txScope.run(tx, fn);
+        if (tx.ops.length && this.file) await this.file.commit(tx.ops);
+        return result;
+      } catch (error) {
+        for (const [name, rows] of tx.saved) this.collection(name).restore(rows);
+        throw error;
+      }
+    })();
+    this.active = run;
+    try {
+      const result = await run;
+      if (this.file?.wantsSnapshot) await this.file.snapshot(this.entries()).catch((e: unknown) => debug('snapshot failed: %O', e));
+      return result;
+    } finally {
+      this.active = null;
     }
   }
+
+  /** Applies one write inside the current transaction, or in a transaction of its own. */
+  private async write(collection: string, apply: (col: MemoryCollection) => JournalOp[], count = true): Promise<void> {
+    await this.ready();
+    if (count) this.stats.write++;
+    const run = async (): Promise<void> => {
+      const tx = this.txScope.getStore()!;
+      const col = this.collection(collection);
+      if (!tx.saved.has(collection)) tx.saved.set(collection, col.save());
+      tx.ops.push(...apply(col));
+    };
+    if (this.txScope.getStore()) return run();
+    return this.transaction(run);
+  }
+
+  /** Waits, outside a transaction, until no transaction is running: reads see committed data only. */
+  private async readable(): Promise<void> {
+    await this.ready();
+    if (this.txScope.getStore()) return;
+    while (this.active) await this.active.catch(noop);
+  }
+
+  private matching(col: MemoryCollection, filter: Filter): Row[] {
+    const query = new Query(filter, this.mingoOptions);
+    return selectCandidates(col, filter).filter((row) => query.test(row));
+  }
+
+  private collection(name: string): MemoryCollection {
+    let col = this.collections.get(name);
+    if (!col) {
+      col = new MemoryCollection(name);
+      this.collections.set(name, col);
+    }
+    return col;
+  }
+
+  private *entries(): Generator<[string, readonly Row[]]> {
+    for (const [name, col] of this.collections) yield [name, col.all()];
+  }
+
+  private ready(): Promise<void> {
+    this.loading ??= this.load();
+    return this.loading;
+  }
+
+  private async load(): Promise<void> {
+    if (!this.options.file) return;
+    const { file, state } = await DurableFile.open(this.options.file, this.options.snapshotBytes ?? 16 * 1024 * 1024);
+    for (const [name, rows] of state.collections) for (const row of rows) this.collection(name).insert(row);
+    for (const record of state.records) replayRecord(record, (name) => this.collection(name));
+    this.file = file;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -1,0 +1,85 @@
+import type { Row } from '../types';
+import type { MemoryCollection } from './memory-collection';
+import { Lazy, evalExpr, pipelineOperators, type Iterator, type LookupOperator, type Options } from './mingo-runtime';
+
+type LookupExpr = Parameters<LookupOperator>[1];
+
+/** How a `$lookup` stage can be accelerated. */
+export type LookupPlan =
+  | { kind: 'uncorrelated' }
+  | { kind: 'correlated'; operator: '$in' | '$eq'; field: string; variable: string };
+
+/**
+ * Recognizes the two `$lookup` shapes the pipeline compiler emits:
+ * - correlated: `let` + `pipeline` whose first stage is exactly
+ *   `{ $match: { $expr: { $in | $eq: ['$<field>', '$$<var>'] } } }` (`<field>` top-level, `<var>` from `let`);
+ * - uncorrelated: `pipeline` without `let`.
+ * Anything else (localField/foreignField, `$documents`, other first stages) returns `null`.
+ */
+export function planLookup(expr: LookupExpr): LookupPlan | null {
+  if (typeof expr.from !== 'string' || expr.localField !== undefined || expr.foreignField !== undefined) return null;
+  const pipeline = expr.pipeline;
+  if (!Array.isArray(pipeline) || pipeline[0]?.$documents !== undefined) return null;
+  const letExpr = expr.let ?? {};
+  if (Object.keys(letExpr).length === 0) return { kind: 'uncorrelated' };
+  const match = onlyKey(pipeline[0], '$match');
+  const exprBody = onlyKey(match, '$expr');
+  if (!exprBody) return null;
+  const operator = Object.keys(exprBody).length === 1 ? (Object.keys(exprBody)[0] as string) : '';
+  if (operator !== '$in' && operator !== '$eq') return null;
+  const args = exprBody[operator];
+  if (!Array.isArray(args) || args.length !== 2) return null;
+  const [fieldRef, varRef] = args as unknown[];
+  if (typeof fieldRef !== 'string' || !/^\$[^$.][^.]*$/.test(fieldRef)) return null;
+  if (typeof varRef !== 'string' || !/^\$\$[^$.][^.]*$/.test(varRef)) return null;
+  const variable = varRef.slice(2);
+  if (!Object.hasOwn(letExpr, variable)) return null;
+  return { kind: 'correlated', operator, field: fieldRef.slice(1), variable };
+}
+
+function onlyKey(value: unknown, key: string): Record<string, unknown> | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const keys = Object.keys(value);
+  const inner = (value as Record<string, unknown>)[key];
+  if (keys.length !== 1 || keys[0] !== key || inner === null || typeof inner !== 'object' || Array.isArray(inner)) return null;
+  return inner as Record<string, unknown>;
+}
+
+/**
+ * A `$lookup` operator for mingo that accelerates the compiler's shapes and falls back to mingo's own
+ * `$lookup` for everything else. Correlated lookups pre-select the joined rows through a hash index of the
+ * `from` collection (a superset, in natural order) and still run the whole sub-pipeline on them, so results are
+ * exactly mingo's. Uncorrelated lookups run their sub-pipeline once per stage execution (at the top level: once
+ * per aggregate call) and reuse it for every input row.
+ *
+ * @example
+ * createContext(createFastLookup((name) => collections.get(name)))
+ */
+export function createFastLookup(resolve: (name: string) => MemoryCollection | undefined): LookupOperator {
+  return function $lookup(coll: Iterator, expr: LookupExpr, options: Options): Iterator {
+    const plan = planLookup(expr);
+    if (plan?.kind === 'uncorrelated') return uncorrelated(coll, expr, options);
+    const from = typeof expr.from === 'string' ? resolve(expr.from) : undefined;
+    if (plan?.kind !== 'correlated' || !from) return pipelineOperators.$lookup(coll, expr, options);
+    const index = from.index(plan.field);
+    return coll.map((obj) => {
+      const vars = evalExpr(obj, expr.let, options) as Record<string, unknown>;
+      const value = vars[plan.variable];
+      const values = plan.operator === '$eq' ? [value] : Array.isArray(value) ? value : null;
+      const selected = values ? index.select(values) : null;
+      return lookupOne(obj, selected ? { ...expr, from: selected } : expr, options);
+    });
+  };
+}
+
+function uncorrelated(coll: Iterator, expr: LookupExpr, options: Options): Iterator {
+  let joined: Row[] | undefined;
+  return coll.map((obj) => {
+    joined ??= lookupOne({}, expr, options)[expr.as] as Row[];
+    return { ...(obj as Row), [expr.as]: joined.slice() };
+  });
+}
+
+function lookupOne(obj: unknown, expr: LookupExpr, options: Options): Row {
+  return pipelineOperators.$lookup(Lazy([obj]), expr, options).collect()[0] as Row;
+}

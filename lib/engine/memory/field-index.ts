@@ -1,0 +1,83 @@
+import type { Row } from '../types';
+
+/** A value a hash index can hold: compared by identity in a `Map`, exactly as MongoDB compares it. */
+export type IndexableValue = string | number | boolean;
+
+/** True for the values a {@link FieldIndex} holds (strings, finite numbers, booleans). */
+export function isIndexable(value: unknown): value is IndexableValue {
+  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/**
+ * A hash index on one top-level field of a collection: value -> rows holding it, each bucket in the
+ * collection's natural order (ascending insertion sequence). An array-valued field indexes each element.
+ * Rows whose value is not indexable (null, missing, objects) are simply absent: callers use the index only to
+ * pre-select a superset and still run the exact filter on it.
+ */
+export class FieldIndex {
+  private readonly buckets = new Map<IndexableValue, Row[]>();
+
+  constructor(
+    readonly field: string,
+    private readonly seqOf: (row: Row) => number,
+  ) {}
+
+  /** Adds `row` at its place (by sequence) in every bucket of its values. */
+  add(row: Row): void {
+    const seq = this.seqOf(row);
+    for (const key of this.keysOf(row)) {
+      const bucket = this.buckets.get(key);
+      if (!bucket) {
+        this.buckets.set(key, [row]);
+      } else if (this.seqOf(bucket[bucket.length - 1]!) < seq) {
+        bucket.push(row);
+      } else {
+        bucket.splice(this.position(bucket, seq), 0, row);
+      }
+    }
+  }
+
+  /** Removes `row` (by identity) from every bucket of its values. */
+  remove(row: Row): void {
+    const seq = this.seqOf(row);
+    for (const key of this.keysOf(row)) {
+      const bucket = this.buckets.get(key);
+      if (!bucket) continue;
+      const at = this.position(bucket, seq);
+      if (bucket[at] === row) bucket.splice(at, 1);
+      if (bucket.length === 0) this.buckets.delete(key);
+    }
+  }
+
+  /**
+   * The rows holding any of `values`, in natural order, or `null` when one of the values cannot be looked up
+   * (the caller then scans the collection).
+   */
+  select(values: readonly unknown[]): Row[] | null {
+    if (!values.every(isIndexable)) return null;
+    if (values.length === 1) return [...(this.buckets.get(values[0] as IndexableValue) ?? [])];
+    const seen = new Set<Row>();
+    for (const value of new Set(values as IndexableValue[])) {
+      for (const row of this.buckets.get(value) ?? []) seen.add(row);
+    }
+    return [...seen].sort((a, b) => this.seqOf(a) - this.seqOf(b));
+  }
+
+  private keysOf(row: Row): Set<IndexableValue> {
+    const value = row[this.field];
+    const values = Array.isArray(value) ? value : [value];
+    return new Set(values.filter(isIndexable));
+  }
+
+  /** First position in `bucket` whose sequence is >= `seq` (binary search). */
+  private position(bucket: readonly Row[], seq: number): number {
+    let lo = 0;
+    let hi = bucket.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.seqOf(bucket[mid]!) < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}

@@ -1,0 +1,136 @@
+import { DuplicateKeyError, type IndexSpec, type Row } from '../types';
+import { FieldIndex } from './field-index';
+import { UniqueIndex } from './unique-index';
+
+/**
+ * One collection of the memory engine: rows in natural (insertion) order, a unique `_id` map, the declared
+ * unique indexes and lazily built hash indexes per field, all kept current on every write.
+ *
+ * Stored rows are never mutated: an update replaces the row object. That makes a shallow copy of the row
+ * array a complete snapshot of the collection, which is how transactions roll back.
+ */
+export class MemoryCollection {
+  private rows: Row[] = [];
+  private readonly seqs = new WeakMap<Row, number>();
+  private nextSeq = 0;
+  private byId = new Map<unknown, Row>();
+  private uniques: UniqueIndex[];
+  private fieldIndexes = new Map<string, FieldIndex>();
+  /** Bumped on every write; lets callers cache derived data per collection. */
+  version = 0;
+
+  constructor(
+    readonly name: string,
+    private specs: readonly IndexSpec[] = [],
+  ) {
+    this.uniques = this.makeUniques();
+  }
+
+  /** The rows in natural order. Do not mutate. */
+  all(): readonly Row[] {
+    return this.rows;
+  }
+
+  getById(id: unknown): Row | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Declares the unique indexes (from `Engine.init`) and checks the existing rows against them. */
+  setIndexes(specs: readonly IndexSpec[]): void {
+    this.specs = specs;
+    this.uniques = this.makeUniques();
+    for (const row of this.rows) {
+      for (const u of this.uniques) {
+        u.check(row);
+        u.add(row);
+      }
+    }
+  }
+
+  /** The hash index of a top-level `field`, built on first use. */
+  index(field: string): FieldIndex {
+    let index = this.fieldIndexes.get(field);
+    if (!index) {
+      index = new FieldIndex(field, (row) => this.seqOf(row));
+      for (const row of this.rows) index.add(row);
+      this.fieldIndexes.set(field, index);
+    }
+    return index;
+  }
+
+  /** Appends a row (already copied, with its `_id`); throws DuplicateKeyError on a unique clash. */
+  insert(row: Row): void {
+    if (this.byId.has(row._id)) throw new DuplicateKeyError(this.name, '_id_');
+    for (const u of this.uniques) u.check(row);
+    this.seqs.set(row, this.nextSeq++);
+    this.rows.push(row);
+    this.attach(row);
+  }
+
+  /** Puts `next` (same `_id`) in the place of `prev`. */
+  replace(prev: Row, next: Row): void {
+    for (const u of this.uniques) u.check(next, prev);
+    const seq = this.seqOf(prev);
+    this.detach(prev);
+    this.seqs.set(next, seq);
+    this.rows[this.position(seq)] = next;
+    this.attach(next);
+  }
+
+  /** Removes the given rows. */
+  remove(rows: ReadonlySet<Row>): void {
+    if (rows.size === 0) return;
+    for (const row of rows) this.detach(row);
+    this.rows = this.rows.filter((r) => !rows.has(r));
+  }
+
+  /** A snapshot for rollback: the row array (rows are immutable, so a shallow copy suffices). */
+  save(): Row[] {
+    return this.rows.slice();
+  }
+
+  /** Restores a {@link save}d snapshot and rebuilds the indexes. */
+  restore(rows: Row[]): void {
+    this.rows = rows;
+    this.byId = new Map(rows.map((r) => [r._id, r]));
+    this.uniques = this.makeUniques();
+    for (const row of rows) for (const u of this.uniques) u.add(row);
+    this.fieldIndexes = new Map();
+    this.version++;
+  }
+
+  private attach(row: Row): void {
+    this.byId.set(row._id, row);
+    for (const u of this.uniques) u.add(row);
+    for (const index of this.fieldIndexes.values()) index.add(row);
+    this.version++;
+  }
+
+  private detach(row: Row): void {
+    this.byId.delete(row._id);
+    for (const u of this.uniques) u.remove(row);
+    for (const index of this.fieldIndexes.values()) index.remove(row);
+    this.version++;
+  }
+
+  private seqOf(row: Row): number {
+    const seq = this.seqs.get(row);
+    if (seq === undefined) throw new Error(`row is not stored in ${this.name}`);
+    return seq;
+  }
+
+  private position(seq: number): number {
+    let lo = 0;
+    let hi = this.rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.seqOf(this.rows[mid]!) < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private makeUniques(): UniqueIndex[] {
+    return this.specs.filter((s) => s.unique).map((s) => new UniqueIndex(this.name, s));
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The parts of mingo the memory engine wires together itself. mingo's package `exports` map these subpaths,
+ * but TypeScript's `node` resolution does not read `exports`, so they are required here and typed from
+ * mingo's own declaration files. This is the only file that knows mingo's layout.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+import { Context } from 'mingo';
+import type { Options } from 'mingo/types/types';
+
+type PipelineOps = typeof import('mingo/types/operators/pipeline');
+type LookupOperator = PipelineOps['$lookup'];
+
+export const pipelineOperators = require('mingo/operators/pipeline') as PipelineOps;
+export const { Lazy } = require('mingo/lazy') as typeof import('mingo/types/lazy');
+export const { Aggregator } = require('mingo/aggregator') as typeof import('mingo/types/aggregator');
+export const { evalExpr } = require('mingo/core') as typeof import('mingo/types/core');
+export type { Iterator } from 'mingo/types/lazy';
+export type { LookupOperator, Options };
+
+const accumulator = require('mingo/operators/accumulator') as typeof import('mingo/types/operators/accumulator');
+const expression = require('mingo/operators/expression') as typeof import('mingo/types/operators/expression');
+const projection = require('mingo/operators/projection') as typeof import('mingo/types/operators/projection');
+const query = require('mingo/operators/query') as typeof import('mingo/types/operators/query');
+const window = require('mingo/operators/window') as typeof import('mingo/types/operators/window');
+
+/**
+ * A mingo Context with every standard operator and `$lookup` replaced by `lookup`. (Merging a context into
+ * mingo's default one would keep the default `$lookup`: on a clash mingo keeps the first operator.)
+ */
+export function createContext(lookup: LookupOperator): Context {
+  return Context.init({
+    accumulator: accumulator as never,
+    expression: expression as never,
+    pipeline: { ...pipelineOperators, $lookup: lookup } as never,
+    projection: projection as never,
+    query: query as never,
+    window: window as never,
+  });
+}

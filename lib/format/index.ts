@@ -1,2 +1,3 @@
 export { formatDocument, formatComponent, type Selection } from './format-document';
 export { formatError, type ErrorEnvelope } from './format-error';
+export { toV4 } from './format-v4';

@@ -1,0 +1,81 @@
+import { Router, type RequestHandler } from 'express';
+import { createAuth, type AuthOptions } from './auth';
+import { createDocumentService, type Documents, type LifecycleHooks } from './documents';
+import { memoryEngine, type Engine } from './engine';
+import { indexesFor } from './engine/indexes';
+import { createRegistry, type I18nSettings, type Registry } from './schema';
+import { authMiddleware } from './http/auth-middleware';
+import { bodyParsers } from './http/body-parsers';
+import { contentRoutes } from './http/content-routes';
+import { errorHandler, notFound } from './http/error-handler';
+import { uploadRoutes, type UploadOptions } from './http/upload-routes';
+import { validateRouterOptions } from './options/validate-options';
+
+/** Options of `createContentRouter`; see docs/options.md. */
+export interface ContentRouterOptions {
+  /** Strapi `schema.json` objects of the content types. */
+  contentTypes: readonly unknown[];
+  /** Strapi component definitions keyed by uid (`'shared.seo'`). */
+  components?: Readonly<Record<string, unknown>>;
+  /** Storage engine; default `memoryEngine()`. */
+  engine?: Engine;
+  /** Pagination defaults: `defaultLimit` 25, `maxLimit` 100. */
+  rest?: { defaultLimit?: number; maxLimit?: number };
+  /** Configured locales; default `{ locales: ['en'], defaultLocale: 'en' }`. */
+  i18n?: Partial<I18nSettings>;
+  /** API tokens, the Public role and the host app's own authentication. Without it every route is open. */
+  auth?: AuthOptions;
+  /** The media library (`/upload` routes); `false` disables it. */
+  upload?: UploadOptions | false;
+  /** Maximum JSON/urlencoded body size; default '1mb'. */
+  bodyLimit?: string | number;
+  /** documentId generator; default UUIDv7. */
+  documentId?: () => string;
+  /** Lifecycle hooks per content type uid. */
+  lifecycles?: LifecycleHooks;
+}
+
+/** The returned Express router, with the document service and the engine for the host app. */
+export interface ContentRouter extends Router {
+  readonly registry: Registry;
+  readonly engine: Engine;
+  /** Resolves once the engine is initialized (collections and indexes); requests wait for it. */
+  readonly ready: Promise<void>;
+  /** Strapi's Document Service for one content type (with every permission). */
+  documents(uid: string): Documents;
+}
+
+/**
+ * Builds the Strapi-v5-compatible REST Content API router. Mount it at `/api`.
+ *
+ * @example
+ * app.use('/api', createContentRouter({ contentTypes: [articleSchema], engine: memoryEngine() }));
+ */
+export function createContentRouter(options: ContentRouterOptions): ContentRouter {
+  validateRouterOptions(options);
+  const registry = createRegistry({ contentTypes: options.contentTypes, components: options.components, i18n: options.i18n });
+  const engine = options.engine ?? memoryEngine();
+  const rest = { defaultLimit: options.rest?.defaultLimit ?? 25, maxLimit: options.rest?.maxLimit ?? 100 };
+  const service = createDocumentService({ registry, engine, rest, documentId: options.documentId, lifecycles: options.lifecycles });
+  const auth = createAuth(options.auth, registry);
+  const ready = engine.init(indexesFor(registry));
+  ready.catch(() => undefined);
+
+  const router = Router() as ContentRouter;
+  const waitReady: RequestHandler = (_req, _res, next) => {
+    ready.then(() => next(), next);
+  };
+  router.use(waitReady, authMiddleware(auth));
+  if (options.upload !== false) router.use('/upload', uploadRoutes({ registry, engine, documentId: options.documentId, ...(options.upload ?? {}) }));
+  router.use(bodyParsers(options.bodyLimit ?? '1mb'));
+  router.use(contentRoutes({ registry, rest, documents: service }));
+  router.use(notFound);
+  router.use(errorHandler);
+  Object.defineProperties(router, {
+    registry: { value: registry },
+    engine: { value: engine },
+    ready: { value: ready },
+    documents: { value: (uid: string) => service(uid) },
+  });
+  return router;
+}

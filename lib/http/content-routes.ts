@@ -1,0 +1,118 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Documents } from '../documents';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
+import { parseQuery } from '../query';
+import type { Query } from '../query/types';
+import type { ContentType, Registry } from '../schema';
+import { readDataPayload } from '../schema/validate-body';
+import { methodNotAllowed } from './error-handler';
+import { getAbility, rawQueryString } from './request-context';
+import { sendData } from './send';
+
+export interface ContentRoutesDeps {
+  registry: Registry;
+  documents: (uid: string, ability: ReturnType<typeof getAbility>) => Documents;
+  rest: { defaultLimit: number; maxLimit: number };
+}
+
+type Action = 'find' | 'findOne' | 'create' | 'update' | 'delete';
+
+/** The Content API routes of every content type (spec tables 4.1 and 4.2). */
+export function contentRoutes(deps: ContentRoutesDeps): Router {
+  const router = Router();
+  for (const ct of deps.registry.contentTypes.values()) {
+    if (ct.internal) continue;
+    const c = controllers(deps, ct);
+    if (ct.kind === 'collectionType') {
+      router.route(`/${ct.pluralName}`).get(c.find).post(c.create).all(methodNotAllowed);
+      router.route(`/${ct.pluralName}/:documentId`).get(c.findOne).put(c.update).delete(c.delete).all(methodNotAllowed);
+    } else {
+      router.route(`/${ct.singularName}`).get(c.findSingle).put(c.updateSingle).delete(c.deleteSingle).all(methodNotAllowed);
+    }
+  }
+  return router;
+}
+
+function controllers(deps: ContentRoutesDeps, ct: ContentType) {
+  const { registry } = deps;
+  const guard = (req: Request, action: Action): Documents => {
+    const ability = getAbility(req);
+    if (!ability.can(`${ct.uid}.${action}`)) throw new ForbiddenError();
+    return deps.documents(ct.uid, ability);
+  };
+  const query = (req: Request, action: 'find' | 'findOne' | 'write'): Query =>
+    parseQuery({ registry, contentType: ct, rawQuery: rawQueryString(req), context: getAbility(req), rest: deps.rest, action });
+  const writeOptions = (req: Request) => {
+    const q = query(req, 'write');
+    const locale = q.locale;
+    if (ct.localized && locale !== undefined && !registry.i18n.locales.includes(locale)) {
+      throw new ValidationError(`Invalid locale "${locale}": the configured locales are ${registry.i18n.locales.join(', ')}`, {
+        key: 'locale',
+        source: 'query',
+      });
+    }
+    return { status: q.status, locale, query: q };
+  };
+  const handle = (fn: (req: Request, res: Response) => Promise<void>): RequestHandler => (req, res, next) => {
+    fn(req, res).catch(next);
+  };
+  const singleDocumentId = async (docs: Documents): Promise<string | undefined> => {
+    const any = await docs.findMany(`locale=*&status=draft&pagination[pageSize]=1&fields[0]=documentId`).catch(() => null);
+    const row = any?.data[0] ?? (await docs.findMany(`locale=*&pagination[pageSize]=1&fields[0]=documentId`)).data[0];
+    return row?.documentId as string | undefined;
+  };
+
+  return {
+    find: handle(async (req, res) => {
+      const docs = guard(req, 'find');
+      const result = await docs.findMany(query(req, 'find'));
+      sendData(req, res, registry, ct, 200, result.data, { pagination: result.pagination });
+    }),
+    findOne: handle(async (req, res) => {
+      const docs = guard(req, 'findOne');
+      const q = query(req, 'findOne');
+      const doc = q.locale === '*' ? null : await docs.findOne(String(req.params.documentId), q);
+      if (!doc) throw new NotFoundError();
+      sendData(req, res, registry, ct, 200, doc, {});
+    }),
+    create: handle(async (req, res) => {
+      const docs = guard(req, 'create');
+      const data = readDataPayload(req.body);
+      const doc = await docs.create(data, writeOptions(req));
+      sendData(req, res, registry, ct, 201, doc, {});
+    }),
+    update: handle(async (req, res) => {
+      const docs = guard(req, 'update');
+      const data = readDataPayload(req.body);
+      const doc = await docs.update(String(req.params.documentId), data, writeOptions(req));
+      if (!doc) throw new NotFoundError();
+      sendData(req, res, registry, ct, 200, doc, {});
+    }),
+    delete: handle(async (req, res) => {
+      const docs = guard(req, 'delete');
+      await docs.delete(String(req.params.documentId), { locale: writeOptions(req).locale });
+      res.status(204).end();
+    }),
+    findSingle: handle(async (req, res) => {
+      const docs = guard(req, 'find');
+      const q = query(req, 'findOne');
+      const doc = q.locale === '*' ? null : await docs.findFirst(q);
+      if (!doc) throw new NotFoundError();
+      sendData(req, res, registry, ct, 200, doc, {});
+    }),
+    updateSingle: handle(async (req, res) => {
+      const docs = guard(req, 'update');
+      const data = readDataPayload(req.body);
+      const options = writeOptions(req);
+      const documentId = await singleDocumentId(deps.documents(ct.uid, getAbility(req)));
+      const doc = documentId ? await docs.update(documentId, data, options) : await docs.create(data, options);
+      sendData(req, res, registry, ct, 200, doc, {});
+    }),
+    deleteSingle: handle(async (req, res) => {
+      const docs = guard(req, 'delete');
+      const documentId = await singleDocumentId(docs);
+      if (documentId) await docs.delete(documentId, { locale: writeOptions(req).locale });
+      res.status(204).end();
+    }),
+  };
+}

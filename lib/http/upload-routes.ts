@@ -1,0 +1,32 @@
+import path from 'node:path';
+import type { Router } from 'express';
+import type { Engine } from '../engine';
+import { createMediaService, localProvider, type StorageProvider } from '../media';
+import type { Registry } from '../schema';
+import { createUploadRouter } from './upload-router';
+
+/** Options of the media library. */
+export interface UploadOptions {
+  /** Where files go; default: the local provider writing to `directory`. */
+  provider?: StorageProvider;
+  /** Folder of the local provider; default `./public/uploads`. */
+  directory?: string;
+  /** Maximum size of one file in bytes; default 200 MB. */
+  sizeLimit?: number;
+  /** Responsive image breakpoints; default `{ large: 1000, medium: 750, small: 500 }`. */
+  breakpoints?: Record<string, number>;
+}
+
+/** The `/upload` routes of the media library. */
+export function uploadRoutes(deps: UploadOptions & { registry: Registry; engine: Engine; documentId?: () => string }): Router {
+  const provider = deps.provider ?? localProvider({ directory: deps.directory ?? path.resolve('public', 'uploads') });
+  const media = createMediaService({
+    engine: deps.engine,
+    registry: deps.registry,
+    provider,
+    sizeLimit: deps.sizeLimit,
+    breakpoints: deps.breakpoints,
+    documentId: deps.documentId,
+  });
+  return createUploadRouter(media);
+}

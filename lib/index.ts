@@ -1,0 +1,20 @@
+/**
+ * content-router: a Strapi-v5-compatible REST Content API for Express, on MongoDB or an embedded engine.
+ * Everything importable from the package is exported here.
+ */
+export { createContentRouter, type ContentRouter, type ContentRouterOptions } from './create-content-router';
+export { memoryEngine, mongoEngine, type Engine, type MemoryEngineOptions } from './engine';
+export { serveUploads, localProvider, type StorageProvider } from './media';
+export { hashAccessKey, type AuthOptions, type Ability } from './auth';
+export type { Documents, DocumentWriteOptions, LifecycleHooks, LifecycleEvent } from './documents';
+export type { UploadOptions } from './http/upload-routes';
+export {
+  ApplicationError,
+  ValidationError,
+  PaginationError,
+  ForbiddenError,
+  UnauthorizedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ConfigurationError,
+} from './errors';

@@ -1,0 +1,42 @@
+import Ajv from 'ajv';
+import { ConfigurationError } from '../errors';
+
+const schema = {
+  type: 'object',
+  required: ['contentTypes'],
+  properties: {
+    contentTypes: { type: 'array' },
+    components: { type: 'object' },
+    engine: { type: 'object' },
+    rest: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        defaultLimit: { type: 'integer', minimum: 1 },
+        maxLimit: { type: 'integer', minimum: 1 },
+      },
+    },
+    i18n: { type: 'object' },
+    auth: { type: 'object' },
+    upload: { anyOf: [{ type: 'object' }, { const: false }] },
+    bodyLimit: { type: ['string', 'integer'] },
+    lifecycles: { type: 'object' },
+  },
+} as const;
+
+const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+
+/** Checks the top-level options of createContentRouter (the parts have their own validators). */
+export function validateRouterOptions(options: unknown): void {
+  if (!validate(options)) {
+    const detail = (validate.errors ?? []).map((e) => `options${e.instancePath.replace(/\//g, '.')} ${e.message ?? ''}`).join('; ');
+    throw new ConfigurationError('CR_INVALID_OPTIONS', detail);
+  }
+  const o = options as { engine?: { aggregate?: unknown }; rest?: { defaultLimit?: number; maxLimit?: number } };
+  if (o.engine !== undefined && typeof o.engine.aggregate !== 'function') {
+    throw new ConfigurationError('CR_INVALID_OPTIONS', 'options.engine must be an Engine (memoryEngine() or mongoEngine())');
+  }
+  if (o.rest?.defaultLimit && o.rest.maxLimit && o.rest.defaultLimit > o.rest.maxLimit) {
+    throw new ConfigurationError('CR_INVALID_OPTIONS', 'options.rest.defaultLimit must not exceed options.rest.maxLimit');
+  }
+}

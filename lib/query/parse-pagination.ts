@@ -1,0 +1,72 @@
+import { PaginationError, ValidationError } from '../errors';
+import { isPlainObject } from './as-list';
+import type { Pagination } from './types';
+
+/** The REST limits (`api.rest.defaultLimit` / `api.rest.maxLimit` in Strapi). */
+export interface RestLimits {
+  readonly defaultLimit: number;
+  readonly maxLimit: number;
+}
+
+const MIXED = 'Cannot use both page & offset pagination in the same query';
+const WITH_COUNT = 'Invalid withCount parameter. Expected "t","1","true","false","0","f"';
+
+/** lodash `toNumber` as Strapi applies it to query values; a repeated key (an array) counts by its first value. */
+function toNumber(value: unknown): number {
+  const v = Array.isArray(value) ? (value[0] as unknown) : value;
+  if (v === null || v === undefined) return 0;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') return Number(v.trim());
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return Number.NaN;
+}
+
+function parseWithCount(pagination: Record<string, unknown>): boolean {
+  if (!Object.prototype.hasOwnProperty.call(pagination, 'withCount')) return true;
+  const value = pagination.withCount;
+  if (typeof value === 'boolean') return value;
+  if (['true', 't', '1'].includes(value as string)) return true;
+  if (['false', 'f', '0'].includes(value as string)) return false;
+  throw new ValidationError(WITH_COUNT);
+}
+
+/** Strapi's `convertStartQueryParams` / `convertLimitQueryParams` checks, with their messages. */
+function checkStartLimit(start: number, limit: number): void {
+  if (!Number.isInteger(start) || start < 0) throw new ValidationError(`convertStartQueryParams expected a positive integer got ${start}`);
+  if (!Number.isInteger(limit) || limit < 0) throw new ValidationError(`convertLimitQueryParams expected a positive integer got ${limit}`);
+}
+
+/**
+ * Reads the `pagination` parameter as Strapi 5 does: page/pageSize or start/limit (never both), values
+ * clamped (`page >= 1`, `pageSize`/`limit >= 1`, `start >= 0`) and capped at `maxLimit`, `withCount`
+ * defaulting to true. Anything that is not an object means the default page.
+ *
+ * @example
+ * parsePagination({ page: '2', pageSize: '10' }, { defaultLimit: 25, maxLimit: 100 });
+ * // { kind: 'page', page: 2, pageSize: 10, withCount: true }
+ */
+export function parsePagination(raw: unknown, limits: RestLimits): Pagination {
+  const pagination = isPlainObject(raw) ? raw : {};
+  const has = (key: string): boolean => Object.prototype.hasOwnProperty.call(pagination, key);
+  const paged = has('page') || has('pageSize');
+  const offset = has('start') || has('limit');
+  if (paged && offset) throw new PaginationError(MIXED);
+  const cap = (n: number): number => (n > limits.maxLimit ? limits.maxLimit : n);
+  if (offset) {
+    const limit = has('limit') ? cap(Math.max(1, toNumber(pagination.limit))) : limits.defaultLimit;
+    const start = Math.max(0, toNumber(pagination.start || 0));
+    checkStartLimit(start, limit);
+    return { kind: 'offset', start, limit, withCount: parseWithCount(pagination) };
+  }
+  const page = Math.max(1, toNumber(pagination.page || 1));
+  const pageSize = has('pageSize') ? cap(Math.max(1, toNumber(pagination.pageSize))) : limits.defaultLimit;
+  checkStartLimit((page - 1) * pageSize, pageSize);
+  return { kind: 'page', page, pageSize, withCount: parseWithCount(pagination) };
+}
+
+/** v4-style top-level `page`/`pageSize`/`start`/`limit` are refused, as Strapi 5 does. */
+export function assertNoTopLevelPagination(query: Record<string, unknown>): void {
+  if (['page', 'pageSize', 'start', 'limit'].some((key) => Object.prototype.hasOwnProperty.call(query, key))) {
+    throw new PaginationError('Invalid pagination attributes. The page parameters are incorrect and must be in the pagination object');
+  }
+}

@@ -1,0 +1,72 @@
+import type { ContentType, Registry } from '../schema';
+import { assertNoTopLevelPagination, parsePagination, type RestLimits } from './parse-pagination';
+import { parseFields } from './parse-fields';
+import { filtersReference, parseFilters } from './parse-filters';
+import { parsePopulate } from './parse-populate';
+import { parseRawQuery } from './parse-raw-query';
+import type { ParseScope, QueryParam } from './parse-scope';
+import { parseSort } from './parse-sort';
+import type { Pagination, Query, QueryContext, Status } from './types';
+
+/** What `parseQuery` needs to know about the request. */
+export interface ParseQueryInput {
+  readonly registry: Registry;
+  readonly contentType: ContentType;
+  /** The raw query string, without the '?'. */
+  readonly rawQuery: string;
+  readonly context: QueryContext;
+  readonly rest: RestLimits;
+  /** `write`: the query of a create/update, where only fields, populate, locale and status apply. */
+  readonly action: 'find' | 'findOne' | 'write';
+}
+
+/** A repeated key (`locale=fr&locale=en`) counts by its first value. */
+function first(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function present(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+function parseStatus(ct: ContentType, raw: unknown): Status {
+  return ct.draftAndPublish && present(raw) && first(raw) !== 'published' ? 'draft' : 'published';
+}
+
+function parseLocale(input: ParseQueryInput, raw: unknown, filterOnLocale: boolean): string | undefined {
+  if (!input.contentType.localized) return undefined;
+  const locale = first(raw);
+  if (typeof locale === 'string' && locale !== '') return locale;
+  return filterOnLocale ? '*' : input.registry.i18n.defaultLocale;
+}
+
+/**
+ * Raw query string -> validated, typed Query for one content type and caller. Checks run in Strapi's order
+ * (filters, sort, fields, populate, then pagination) and the first problem is thrown: a ValidationError
+ * (`Invalid key ...` with `{ key, path, source: 'query', param }`, or Strapi's message for malformed
+ * parameters) or a PaginationError. Unknown top-level parameters are ignored, as Strapi does.
+ *
+ * @example
+ * const query = parseQuery({ registry, contentType: article, rawQuery: 'filters[views][$gt]=10&sort=title:desc',
+ *   context: { canFind: () => true }, rest: { defaultLimit: 25, maxLimit: 100 }, action: 'find' });
+ */
+export function parseQuery(input: ParseQueryInput): Query {
+  const raw = parseRawQuery(input.rawQuery);
+  const ct = input.contentType;
+  const scope = (param: QueryParam): ParseScope => ({ registry: input.registry, context: input.context, param });
+  const reads = input.action !== 'write';
+  const filters = reads && present(raw.filters) ? parseFilters(scope('filters'), ct.attributes, raw.filters) : undefined;
+  const sort = reads && present(raw.sort) ? parseSort(scope('sort'), ct.attributes, raw.sort) : [];
+  const fields = present(raw.fields) ? parseFields(scope('fields'), ct.attributes, raw.fields) : null;
+  const populate = present(raw.populate) ? parsePopulate(scope('populate'), ct, raw.populate) : {};
+  let pagination: Pagination = { kind: 'page', page: 1, pageSize: input.rest.defaultLimit, withCount: true };
+  if (input.action === 'find') {
+    assertNoTopLevelPagination(raw);
+    pagination = parsePagination(raw.pagination, input.rest);
+  }
+  const locale = parseLocale(input, raw.locale, filtersReference(filters, 'locale'));
+  const query: { -readonly [K in keyof Query]: Query[K] } = { sort, pagination, fields, populate, status: parseStatus(ct, raw.status) };
+  if (filters) query.filters = filters;
+  if (locale !== undefined) query.locale = locale;
+  return query;
+}

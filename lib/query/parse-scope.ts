@@ -1,0 +1,32 @@
+import { invalidKeyError, ValidationError } from '../errors';
+import type { Registry } from '../schema';
+import type { QueryContext } from './types';
+
+/** The query parameter a problem is reported under (`details.param`). */
+export type QueryParam = 'filters' | 'sort' | 'fields' | 'populate';
+
+/** What every sub-parser needs: the model, the caller, and the parameter being parsed (for error details). */
+export interface ParseScope {
+  readonly registry: Registry;
+  readonly context: QueryContext;
+  readonly param: QueryParam;
+}
+
+/** `Invalid key <key>` (at `path`) reported under the scope's parameter. */
+export function invalidKey(scope: ParseScope, key: string, path: string | null): ValidationError {
+  return invalidKeyError(key, path, 'query', scope.param);
+}
+
+/**
+ * A 400 for a value that cannot be used (Strapi answers 500 to most of these: our deliberate difference).
+ * The details have the same shape as `Invalid key`, so clients can point at the key.
+ */
+export function invalidValue(scope: ParseScope, key: string, path: string | null, reason: string): ValidationError {
+  const where = path && path !== key ? ` at ${path}` : '';
+  return new ValidationError(`Invalid value for ${key}${where}: ${reason}`, { key, path, source: 'query', param: scope.param });
+}
+
+/** Joins an attribute path (`null` at the root). */
+export function joinPath(parent: string | null, key: string): string {
+  return parent === null ? key : `${parent}.${key}`;
+}

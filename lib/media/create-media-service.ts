@@ -1,0 +1,221 @@
+import type { IncomingMessage } from 'node:http';
+import { v7 as uuidv7 } from 'uuid';
+import type { Engine, Row } from '../engine';
+import { NotFoundError, ValidationError, fieldValidationError } from '../errors';
+import type { MediaAttribute, Registry } from '../schema';
+import { toPublicFile } from './format-file';
+import { mediaPaths, mimeAllowed, removeFileFromRow } from './media-references';
+import { parseFileInfo } from './parse-file-info';
+import { parseFilesQuery } from './parse-files-query';
+import { DEFAULT_BREAKPOINTS } from './process-image';
+import { type UploadLimits, type UploadRequest, readUploadRequest } from './read-upload-request';
+import { type StoreContext, fileName, storeFile, storedObjects } from './store-file';
+import type { DisallowedFile, FileInfo, FileRow, MediaService, PublicFile, StorageProvider } from './types';
+
+export const FILES_COLLECTION = 'files';
+
+export interface MediaServiceOptions {
+  engine: Engine;
+  registry: Registry;
+  provider: StorageProvider;
+  /** Bytes per file; over it an upload is a 413. Default 200 MB. */
+  sizeLimit?: number;
+  /** Files per request. Default 20. */
+  maxFiles?: number;
+  /** Responsive formats: name -> longest side. Default `{ small: 500, medium: 750, large: 1000 }`. */
+  breakpoints?: Record<string, number>;
+  clock?: () => Date;
+  documentId?: () => string;
+}
+
+/**
+ * The upload service: stores files through a provider, keeps their rows in the `files` collection and
+ * keeps documents consistent when a file goes away.
+ *
+ * @example
+ * const media = createMediaService({ engine, registry, provider: localProvider({ directory: './public/uploads' }) });
+ * app.use('/api/upload', createUploadRouter(media));
+ */
+export function createMediaService(options: MediaServiceOptions): MediaService {
+  const { engine, registry, provider } = options;
+  const clock = options.clock ?? (() => new Date());
+  const newDocumentId = options.documentId ?? (() => uuidv7());
+  const breakpoints = Object.freeze({ ...(options.breakpoints ?? DEFAULT_BREAKPOINTS) });
+  const limits: UploadLimits = { sizeLimit: options.sizeLimit ?? 200 * 1024 * 1024, maxFiles: options.maxFiles ?? 20, maxFieldSize: 1024 * 1024 };
+
+  async function findRow(id: number): Promise<FileRow | null> {
+    if (!Number.isSafeInteger(id)) return null;
+    const [row] = await engine.find(FILES_COLLECTION, { id });
+    return (row as FileRow | undefined) ?? null;
+  }
+
+  async function withRequest<T>(req: IncomingMessage, fn: (r: UploadRequest) => Promise<T>): Promise<T> {
+    const request = await readUploadRequest(req, limits);
+    try {
+      return await fn(request);
+    } finally {
+      await request.cleanup();
+    }
+  }
+
+  async function upload(req: IncomingMessage): Promise<PublicFile[]> {
+    return withRequest(req, async (request) => {
+      if (request.files.length === 0) throw new ValidationError('Files are empty');
+      const infos = parseFileInfo(request.fields.fileInfo, request.files.length);
+      const ctx: StoreContext = { provider, breakpoints, workDir: request.workDir };
+      const stored: { name: string; info: FileInfo; content: Awaited<ReturnType<typeof storeFile>> }[] = [];
+      try {
+        for (const [i, file] of request.files.entries()) {
+          const info = infos[i] ?? {};
+          const name = fileName(file, info);
+          stored.push({ name, info, content: await storeFile(file, name, ctx) });
+        }
+        const firstId = await engine.nextId(FILES_COLLECTION, stored.length);
+        const now = clock().toISOString();
+        const rows: FileRow[] = stored.map((s, i) => ({
+          id: firstId + i,
+          documentId: newDocumentId(),
+          name: s.name,
+          alternativeText: s.info.alternativeText ?? null,
+          caption: s.info.caption ?? null,
+          focalPoint: null,
+          ...s.content,
+          previewUrl: null,
+          locale: null,
+          _status: 'published',
+          createdAt: now,
+          updatedAt: now,
+          publishedAt: now,
+        }));
+        await engine.insertMany(FILES_COLLECTION, rows);
+        return rows.map(toPublicFile);
+      } catch (err) {
+        await Promise.allSettled(stored.flatMap((s) => storedObjects(s.content).map((o) => provider.delete(o))));
+        throw err;
+      }
+    });
+  }
+
+  async function update(id: number, info: FileInfo): Promise<PublicFile> {
+    const row = await findRow(id);
+    if (!row) throw new NotFoundError('Entity not found');
+    const [checked = {}] = parseFileInfo(info, 1);
+    const next: FileRow = {
+      ...row,
+      name: checked.name ?? row.name,
+      alternativeText: checked.alternativeText ?? row.alternativeText,
+      caption: checked.caption ?? row.caption,
+      updatedAt: clock().toISOString(),
+    };
+    delete (next as Partial<Row>)._id;
+    await engine.replaceOne(FILES_COLLECTION, { id }, next);
+    return toPublicFile(next);
+  }
+
+  async function replace(id: number, request: UploadRequest): Promise<PublicFile> {
+    const row = await findRow(id);
+    if (!row) throw new NotFoundError('Entity not found');
+    const [info = {}] = parseFileInfo(request.fields.fileInfo, 1);
+    const file = request.files[0]!;
+    const name = info.name ? fileName(file, info) : file.filename;
+    if (row.provider === provider.name) await Promise.all(storedObjects(row).map((o) => provider.delete(o)));
+    const content = await storeFile(file, name, { provider, breakpoints, workDir: request.workDir }, { hash: row.hash, ext: row.ext });
+    const next: FileRow = {
+      ...row,
+      ...content,
+      name,
+      alternativeText: info.alternativeText ?? row.alternativeText,
+      caption: info.caption ?? row.caption,
+      updatedAt: clock().toISOString(),
+    };
+    delete (next as Partial<Row>)._id;
+    await engine.replaceOne(FILES_COLLECTION, { id }, next);
+    return toPublicFile(next);
+  }
+
+  async function updateFromRequest(id: number, req: IncomingMessage, body?: unknown): Promise<PublicFile> {
+    return withRequest(req, async (request) => {
+      if (request.files.length > 1) throw new ValidationError('Cannot replace a file with multiple ones');
+      if (request.files.length === 1) return replace(id, request);
+      const source = (request.json ?? body) as { fileInfo?: unknown } | undefined;
+      const raw = request.fields.fileInfo ?? (source && typeof source === 'object' ? source.fileInfo : undefined);
+      const [info = {}] = parseFileInfo(raw, 1);
+      return update(id, info);
+    });
+  }
+
+  async function detach(id: number): Promise<number> {
+    let changed = 0;
+    for (const ct of registry.contentTypes.values()) {
+      if (ct.internal) continue;
+      const paths = mediaPaths(registry, ct.attributes);
+      if (paths.length === 0) continue;
+      const rows = await engine.find(ct.collectionName, { $or: paths.map((p) => ({ [p]: id })) });
+      for (const row of rows) {
+        if (!removeFileFromRow(registry, ct.attributes, row, id)) continue;
+        const rowId = row.id;
+        delete row._id;
+        await engine.replaceOne(ct.collectionName, { id: rowId }, row);
+        changed++;
+      }
+    }
+    return changed;
+  }
+
+  async function remove(id: number): Promise<PublicFile> {
+    const row = await findRow(id);
+    if (!row) throw new NotFoundError('file.notFound');
+    await engine.transaction(async () => {
+      await detach(id);
+      await engine.deleteMany(FILES_COLLECTION, { id });
+    });
+    if (row.provider === provider.name) await Promise.allSettled(storedObjects(row).map((o) => provider.delete(o)));
+    return toPublicFile(row);
+  }
+
+  async function rowsOf(ids: readonly number[]): Promise<Row[]> {
+    const valid = ids.filter((id) => Number.isSafeInteger(id));
+    return valid.length === 0 ? [] : engine.find(FILES_COLLECTION, { id: { $in: valid } });
+  }
+
+  async function disallowed(ids: readonly number[], allowedTypes: readonly string[] | null): Promise<DisallowedFile[]> {
+    if (!allowedTypes || allowedTypes.length === 0) return [];
+    return (await rowsOf(ids))
+      .filter((r) => !mimeAllowed(String(r.mime), allowedTypes))
+      .map((r) => ({ id: r.id as number, mime: String(r.mime) }));
+  }
+
+  return {
+    upload,
+    updateFromRequest,
+    update,
+    delete: remove,
+    detach,
+    async findMany(rawQuery = '') {
+      const { filter, options: findOptions } = parseFilesQuery(rawQuery);
+      return (await engine.find(FILES_COLLECTION, filter, findOptions)).map(toPublicFile);
+    },
+    async findOne(id) {
+      const row = await findRow(id);
+      return row ? toPublicFile(row) : null;
+    },
+    async exists(ids) {
+      const found = new Set((await rowsOf(ids)).map((r) => r.id));
+      return [...new Set(ids)].filter((id) => !found.has(id));
+    },
+    disallowed,
+    async checkAllowedTypes(attribute: MediaAttribute, ids, path) {
+      const bad = await disallowed(ids, attribute.allowedTypes);
+      if (bad.length === 0) return;
+      const allowed = (attribute.allowedTypes ?? []).join(', ');
+      throw fieldValidationError(
+        bad.map((f) => ({
+          path: [...(path ?? [attribute.name])],
+          message: `File ${f.id} (${f.mime}) is not an allowed type for ${attribute.name} (allowed: ${allowed})`,
+          name: 'ValidationError' as const,
+          value: f.id,
+        })),
+      );
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import type { Readable } from 'node:stream';
+
+/** One rendition of an image (`thumbnail`, `small`, ...), as stored in `formats` and returned by the API. */
+export interface FileFormat {
+  name: string;
+  hash: string;
+  ext: string;
+  mime: string;
+  path: null;
+  width: number;
+  height: number;
+  /** KB, 2 decimals. */
+  size: number;
+  sizeInBytes: number;
+  url: string;
+}
+
+/** What a provider receives: one file (the original or a format) to store under `hash + ext`. */
+export interface ProviderFile {
+  /** Safe storage key: letters, digits, `_` only (built by `generateHash`). */
+  hash: string;
+  /** `.png`, `.txt`, ... (sanitised). */
+  ext: string;
+  mime: string;
+  /** Size in bytes, known before the upload. */
+  sizeInBytes: number;
+  stream: Readable;
+}
+
+/** A stored file (or format) the provider is asked to delete. */
+export interface StoredFileRef {
+  hash: string;
+  ext: string;
+  url: string;
+  provider_metadata?: unknown;
+}
+
+/**
+ * A storage backend (local folder, S3, ...). `upload` consumes the stream and answers the public URL;
+ * `delete` removes what `upload` stored (missing objects are not an error).
+ *
+ * @example
+ * const memory: StorageProvider = {
+ *   name: 'memory',
+ *   async upload(file) { store.set(file.hash + file.ext, await toBuffer(file.stream)); return { url: `/m/${file.hash}${file.ext}` }; },
+ *   async delete(file) { store.delete(file.hash + file.ext); },
+ * };
+ */
+export interface StorageProvider {
+  /** Written to the file's `provider` field (`local` for the local folder). */
+  readonly name: string;
+  upload(file: ProviderFile): Promise<{ url: string; provider_metadata?: unknown }>;
+  delete(file: StoredFileRef): Promise<void>;
+}
+
+/** A row of the `files` collection (see docs/storage-model.md). */
+export type FileRow = {
+  id: number;
+  documentId: string;
+  name: string;
+  alternativeText: string | null;
+  caption: string | null;
+  focalPoint: unknown;
+  width: number | null;
+  height: number | null;
+  formats: Record<string, FileFormat> | null;
+  hash: string;
+  ext: string;
+  mime: string;
+  size: number;
+  url: string;
+  previewUrl: string | null;
+  provider: string;
+  provider_metadata: unknown;
+  locale: null;
+  _status: 'published';
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string;
+};
+
+/** The media object of the upload routes: a row without internal fields, plus `isUrlSigned`. */
+export type MediaFile = Omit<FileRow, 'locale' | '_status'> & { isUrlSigned: false };
+
+/** `fileInfo` of an upload or an update: what a client may set. */
+export interface FileInfo {
+  name?: string | null;
+  alternativeText?: string | null;
+  caption?: string | null;
+}
+
+/** A file whose MIME type a media attribute does not accept. */
+export interface DisallowedFile {
+  id: number;
+  mime: string;
+}
+
+/** A file as the service answers it: the stored row without internal fields (`_id`, `_status`, `locale`). */
+export type PublicFile = Omit<FileRow, 'locale' | '_status'>;
+
+/** The upload service behind `/upload` (and the documents service's media checks). */
+export interface MediaService {
+  /** Parses a multipart request (`files` parts, optional `fileInfo`), stores each file; answers them in request order. */
+  upload(req: import('node:http').IncomingMessage): Promise<PublicFile[]>;
+  /**
+   * `POST /upload?id=<id>`: without a file, updates the info (`fileInfo` form field or a JSON body's
+   * `fileInfo`); with one file, replaces the file's content keeping its `hash` and URL.
+   */
+  updateFromRequest(id: number, req: import('node:http').IncomingMessage, body?: unknown): Promise<PublicFile>;
+  /** Files matching a `GET /upload/files` query (raw query string or parsed object), by `id` by default. */
+  findMany(rawQuery?: string | Record<string, unknown>): Promise<PublicFile[]>;
+  findOne(id: number): Promise<PublicFile | null>;
+  /** Sets `name`, `alternativeText`, `caption` (null/undefined keep the current value). NotFoundError when missing. */
+  update(id: number, info: FileInfo): Promise<PublicFile>;
+  /** Deletes the stored objects, detaches the file from every document, removes the row. NotFoundError when missing. */
+  delete(id: number): Promise<PublicFile>;
+  /** Removes file `id` from every media attribute of every document (components and dynamic zones too). Answers the rows changed. */
+  detach(id: number): Promise<number>;
+  /** The ids among `ids` that are not files (for the documents service's "relation(s) ... do not exist" error). */
+  exists(ids: readonly number[]): Promise<number[]>;
+  /** The files among `ids` whose MIME type `allowedTypes` refuses (empty when all fit or `allowedTypes` is null). */
+  disallowed(ids: readonly number[], allowedTypes: readonly string[] | null): Promise<DisallowedFile[]>;
+  /** Throws the 400 ValidationError for files of `ids` a media attribute does not accept. */
+  checkAllowedTypes(attribute: import('../schema').MediaAttribute, ids: readonly number[], path?: readonly string[]): Promise<void>;
+}

@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBlogApp } from '../../../examples/blog/app';
@@ -28,51 +28,28 @@ export function blogTokens(file: string = PERMISSIONS_FILE): ReplayTokens {
   return { fullToken: key('full-access'), readonlyToken: key('read-only') };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function isListening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
   return new Promise((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
 }
 
 /**
- * Starts `examples/blog` empty (`seed: false`) on a free port with uploads in a temp dir. Works whether
- * `createBlogApp` listens on `port` itself or only builds the app (then it is listened on here).
+ * Starts `examples/blog` empty (`seed: false`) on a free port with uploads in a temp dir.
  * @example const blog = await startBlogApp(); await replayCorpus(cases, blog.base, blogTokens()); await blog.close();
  */
 export async function startBlogApp(): Promise<RunningBlogApp> {
   const uploadsDir = mkdtempSync(join(tmpdir(), 'cr-conformance-uploads-'));
-  const port = await freePort();
-  const blog = await createBlogApp({ seed: false, port, uploadsDir });
-  let server: Server | undefined;
-  if (!(await isListening(port))) {
-    const s = blog.app.listen(port, '127.0.0.1');
-    await new Promise<void>((resolve, reject) => s.once('listening', resolve).once('error', reject));
-    server = s;
-  }
+  const blog = await createBlogApp({ seed: false, uploadsDir });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = blog.app.listen(0, '127.0.0.1');
+    s.once('listening', () => resolve(s));
+    s.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
   return {
     base: `http://127.0.0.1:${port}`,
     close: async () => {
-      if (server) await closeServer(server);
+      await closeServer(server);
       await blog.close();
       rmSync(uploadsDir, { recursive: true, force: true });
     },

@@ -2,7 +2,7 @@ import { ValidationError } from '../errors';
 import type { Attribute, Attributes, ScalarAttribute } from '../schema';
 import { asList, isPlainObject } from './as-list';
 import { FILTER_OPERATORS, parseFilterOperator } from './parse-filter-operator';
-import { invalidKey, invalidValue, joinPath, type ParseScope } from './parse-scope';
+import { invalidKey, invalidValue, joinPath, withDeferredPermissions, type ParseScope } from './parse-scope';
 import { assertCanCross, nestedAttributes, resolveAttribute } from './resolve-attribute';
 import type { FilterNode, FilterOperator } from './types';
 
@@ -100,6 +100,10 @@ function parseWhere(scope: ParseScope, attributes: Attributes, where: Record<str
  * // { type: 'scalar', field: 'title', operator: '$containsi', value: 'strapi', attribute }
  */
 export function parseFilters(scope: ParseScope, attributes: Attributes, raw: unknown): FilterNode | undefined {
+  return withDeferredPermissions(scope, (s) => parseRoot(s, attributes, raw));
+}
+
+function parseRoot(scope: ParseScope, attributes: Attributes, raw: unknown): FilterNode | undefined {
   const list = asList(raw);
   if (!list && !isPlainObject(raw)) throw new ValidationError('The filters parameter must be an object or an array');
   const items = list ?? [raw];

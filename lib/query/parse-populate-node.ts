@@ -6,7 +6,7 @@ import { parseFields } from './parse-fields';
 import { parseFilters } from './parse-filters';
 import { invalidKey, invalidValue, type ParseScope } from './parse-scope';
 import { parseSort } from './parse-sort';
-import { defaultNode, localizationsAttribute, type PopulateTarget } from './populate-star';
+import { contentTypeTarget, defaultNode, localizationsAttribute, type PopulateTarget } from './populate-star';
 import type { PopulateMap, PopulateNode } from './types';
 
 /** Parses a nested `populate` value against a target (parse-populate.ts passes itself here: no import cycle). */
@@ -31,17 +31,13 @@ function refuse(scope: ParseScope, options: Options, keys: readonly string[]): v
   for (const k of keys) if (options[k] !== undefined) throw invalidKey(scope, k, k);
 }
 
-function targetOf(ct: ContentType): PopulateTarget {
-  return { attributes: ct.attributes, attributeNames: ct.attributeNames, contentType: ct };
-}
-
 /** A relation, media or `localizations` node: fields, filters, sort, nested populate and count on the target type. */
 function relationNode(scope: ParseScope, attribute: PopulateNode['attribute'], ct: ContentType, options: Options, nested: ParseNested): PopulateNode {
   refuse(scope, options, ['on']);
   const node: Mutable<PopulateNode> = { ...defaultNode(attribute) };
   if (options.fields !== undefined) node.fields = parseFields(scope, ct.attributes, options.fields);
   if (options.sort !== undefined) node.sort = parseSort(scope, ct.attributes, options.sort);
-  if (options.populate !== undefined) node.populate = nested(scope, targetOf(ct), options.populate);
+  if (options.populate !== undefined) node.populate = nested(scope, contentTypeTarget(ct), options.populate);
   if (options.filters !== undefined) {
     const filters = parseFilters(scope, ct.attributes, options.filters);
     if (filters) node.filters = filters;

@@ -4,6 +4,7 @@ import { parseFields } from './parse-fields';
 import { filtersReference, parseFilters } from './parse-filters';
 import { parsePopulate } from './parse-populate';
 import { parseRawQuery } from './parse-raw-query';
+import { contentTypeTarget } from './populate-star';
 import type { ParseScope, QueryParam } from './parse-scope';
 import { parseSort } from './parse-sort';
 import type { Pagination, Query, QueryContext, Status } from './types';
@@ -58,7 +59,7 @@ export function parseQuery(input: ParseQueryInput): Query {
   const filters = reads && present(raw.filters) ? parseFilters(scope('filters'), ct.attributes, raw.filters) : undefined;
   const sort = reads && present(raw.sort) ? parseSort(scope('sort'), ct.attributes, raw.sort) : [];
   const fields = present(raw.fields) ? parseFields(scope('fields'), ct.attributes, raw.fields) : null;
-  const populate = present(raw.populate) ? parsePopulate(scope('populate'), ct, raw.populate) : {};
+  const populate = present(raw.populate) ? parsePopulate(scope('populate'), contentTypeTarget(ct), raw.populate) : {};
   let pagination: Pagination = { kind: 'page', page: 1, pageSize: input.rest.defaultLimit, withCount: true };
   if (input.action === 'find') {
     assertNoTopLevelPagination(raw);

@@ -10,6 +10,20 @@ export interface ParseScope {
   readonly registry: Registry;
   readonly context: QueryContext;
   readonly param: QueryParam;
+  /**
+   * When set, permission problems are recorded here (the first one wins) instead of thrown, so that the
+   * schema checks of the whole parameter run first, as in Strapi (a private field behind a forbidden
+   * relation is reported as the private field).
+   */
+  readonly deferred?: { error?: ValidationError };
+}
+
+/** Runs `parse` with permission errors deferred to the end of the parameter. */
+export function withDeferredPermissions<T>(scope: ParseScope, parse: (scope: ParseScope) => T): T {
+  const deferred: { error?: ValidationError } = {};
+  const result = parse({ ...scope, deferred });
+  if (deferred.error) throw deferred.error;
+  return result;
 }
 
 /** `Invalid key <key>` (at `path`) reported under the scope's parameter. */

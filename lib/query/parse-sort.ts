@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors';
 import type { Attributes } from '../schema';
 import { asList, isPlainObject } from './as-list';
-import { invalidKey, joinPath, type ParseScope } from './parse-scope';
+import { invalidKey, joinPath, withDeferredPermissions, type ParseScope } from './parse-scope';
 import { assertCanCross, nestedAttributes, resolveAttribute } from './resolve-attribute';
 import type { SortItem } from './types';
 
@@ -82,7 +82,7 @@ function toOrder(order: unknown): 'asc' | 'desc' | undefined {
  */
 export function parseSort(scope: ParseScope, attributes: Attributes, raw: unknown): SortItem[] {
   const items = collect(raw);
-  for (const item of items) checkPath(scope, attributes, item.path);
+  withDeferredPermissions(scope, (s) => items.forEach((item) => checkPath(s, attributes, item.path)));
   return items.map((item) => {
     const order = toOrder(item.order);
     if (!order) throw new ValidationError(ORDER_MESSAGE);

@@ -10,6 +10,11 @@ export interface PopulateTarget {
   readonly contentType?: ContentType;
 }
 
+/** A content type as a populate target. */
+export function contentTypeTarget(contentType: ContentType): PopulateTarget {
+  return { attributes: contentType.attributes, attributeNames: contentType.attributeNames, contentType };
+}
+
 /** The pseudo attribute `localizations` of a localized content type. */
 export function localizationsAttribute(contentType: ContentType): LocalizationsAttribute {
   return { kind: 'localizations', name: 'localizations', target: contentType.uid };

@@ -20,7 +20,9 @@ export function resolveAttribute(scope: ParseScope, attributes: Attributes, key:
 /** Filters and sorts may only cross relations whose target the caller can `find` (media are not checked, as in Strapi). */
 export function assertCanCross(scope: ParseScope, attribute: Attribute, path: string): void {
   if (attribute.kind === 'relation' && !scope.context.canFind(attribute.target)) {
-    throw invalidKey(scope, attribute.name, path);
+    const error = invalidKey(scope, attribute.name, path);
+    if (!scope.deferred) throw error;
+    scope.deferred.error ??= error;
   }
 }
 

@@ -1,0 +1,18 @@
+import type { PopulateMap } from '../query/types';
+
+/** Fields a row always keeps, whatever `fields` asks: the formatter and later stages need them. */
+export const ALWAYS_KEPT = ['id', 'documentId', 'locale', '_status', 'publishedAt'] as const;
+
+/**
+ * The `$project` stage for `fields` (null = every field: no stage). Keeps {@link ALWAYS_KEPT} and every
+ * populated attribute.
+ *
+ * @example
+ * compileProjection(['title'], {}) // { $project: { id: 1, documentId: 1, locale: 1, _status: 1, publishedAt: 1, title: 1 } }
+ */
+export function compileProjection(fields: readonly string[] | null, populate: PopulateMap): Record<string, unknown> | undefined {
+  if (fields === null) return undefined;
+  const project: Record<string, 1> = {};
+  for (const name of [...ALWAYS_KEPT, ...fields, ...Object.keys(populate)]) project[name] = 1;
+  return { $project: project };
+}

@@ -1,0 +1,25 @@
+/**
+ * Every MongoDB operator the pipeline compiler emits, in one table. Each exists in MongoDB 5.0+ and in mingo 7;
+ * `__tests__/unit/pipeline/operators.test.ts` checks that compiled pipelines use nothing else.
+ *
+ * @example
+ * PIPELINE_OPERATORS.stage.includes('$lookup') // true
+ */
+export const PIPELINE_OPERATORS = Object.freeze({
+  /** Aggregation stages. */
+  stage: Object.freeze(['$match', '$lookup', '$sort', '$facet', '$skip', '$limit', '$count', '$project', '$addFields', '$unset', '$unwind'] as const),
+  /** Query operators inside `$match` (and `$elemMatch`). */
+  query: Object.freeze([
+    '$and', '$or', '$nor', '$expr', '$eq', '$ne', '$lt', '$lte', '$gt', '$gte', '$in', '$nin', '$regex', '$options', '$not',
+    '$elemMatch', '$size',
+  ] as const),
+  /** Aggregation expression operators (inside `$expr`, `let`, `$addFields`). */
+  expression: Object.freeze([
+    '$eq', '$ne', '$gt', '$in', '$and', '$ifNull', '$arrayElemAt', '$indexOfArray', '$setIntersection', '$size',
+    '$filter', '$map', '$reduce', '$concatArrays', '$mergeObjects', '$cond', '$switch', '$type', '$isArray', '$min',
+    '$max', '$literal', '$not',
+  ] as const),
+});
+
+/** One stage name of {@link PIPELINE_OPERATORS}. */
+export type PipelineStage = (typeof PIPELINE_OPERATORS.stage)[number];

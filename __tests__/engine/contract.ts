@@ -1,0 +1,288 @@
+import { aggregate as mingoAggregate } from 'mingo';
+import { DuplicateKeyError, type Engine, type Pipeline, type Row } from '../../lib/engine';
+
+/** What an engine under test can do beyond the port's guarantees. */
+export interface EngineCapabilities {
+  /** Whether `transaction(fn)` rolls back when fn throws (false on a MongoDB server without replica set). */
+  rollback: boolean;
+}
+
+let suffix = 0;
+const unique = (name: string): string => `${name}_${process.pid}_${Date.now().toString(36)}_${suffix++}`;
+const strip = (rows: Row[]): Row[] => rows.map(({ _id, ...rest }) => rest);
+
+/**
+ * The contract every Engine passes (Feathers' adapter-tests style): one suite, run by each engine's test file.
+ *
+ * @example
+ * runEngineContract('memory', () => memoryEngine())
+ */
+export function runEngineContract(
+  name: string,
+  makeEngine: () => Engine | Promise<Engine>,
+  capabilities: EngineCapabilities = { rollback: true },
+): void {
+  describe(`Engine contract: ${name}`, () => {
+    let engine: Engine;
+    let A: string;
+    let B: string;
+
+    beforeEach(async () => {
+      engine = await makeEngine();
+      A = unique('articles');
+      B = unique('authors');
+      await engine.init([
+        {
+          name: A,
+          indexes: [
+            { name: 'doc_locale_status', keys: { documentId: 1, locale: 1, _status: 1 }, unique: true },
+            { name: 'id', keys: { id: 1 }, unique: true },
+            { name: 'author', keys: { author: 1 } },
+          ],
+        },
+        { name: B, indexes: [{ name: 'id', keys: { id: 1 }, unique: true }] },
+      ]);
+    });
+    afterEach(async () => {
+      await engine.deleteMany(A, {});
+      await engine.deleteMany(B, {});
+      await engine.close();
+    });
+
+    const article = (id: number, extra: Row = {}): Row => ({
+      id, documentId: `d${id}`, locale: null, _status: 'published', title: `t${id}`, views: id * 10, ...extra,
+    });
+
+    describe('reads and writes', () => {
+      it('inserts rows and finds them in insertion order with a string _id', async () => {
+        await engine.insertMany(A, [article(3), article(1), article(2)]);
+        const rows = await engine.find(A, {});
+        expect(rows.map((r) => r.id)).toEqual([3, 1, 2]);
+        expect(rows.every((r) => typeof r._id === 'string')).toBe(true);
+        expect(strip(rows)[0]).toEqual(article(3));
+      });
+
+      it('filters, sorts, skips, limits and projects', async () => {
+        await engine.insertMany(A, [1, 2, 3, 4, 5].map((i) => article(i)));
+        expect((await engine.find(A, { views: { $gte: 30 } })).map((r) => r.id)).toEqual([3, 4, 5]);
+        const page = await engine.find(A, {}, { sort: { views: -1 }, skip: 1, limit: 2, projection: { title: 1 } });
+        expect(strip(page)).toEqual([{ title: 't4' }, { title: 't3' }]);
+        expect(await engine.find(A, { documentId: 'd2' })).toHaveLength(1);
+        expect((await engine.find(A, { id: { $in: [5, 1] } })).map((r) => r.id)).toEqual([1, 5]);
+        expect(await engine.find(A, { $and: [{ documentId: 'd2' }, { views: 0 }] })).toEqual([]);
+      });
+
+      it('counts', async () => {
+        await engine.insertMany(A, [1, 2, 3].map((i) => article(i)));
+        expect(await engine.count(A, {})).toBe(3);
+        expect(await engine.count(A, { id: 2 })).toBe(1);
+        expect(await engine.count(A, { documentId: 'nope' })).toBe(0);
+      });
+
+      it('updates every matching row in place and returns the matched count', async () => {
+        await engine.insertMany(A, [article(1, { tags: ['a'] }), article(2, { tags: ['a', 'b'] }), article(3)]);
+        expect(await engine.updateMany(A, { id: { $lte: 2 } }, { $set: { title: 'x' }, $inc: { views: 1 }, $push: { tags: 'c' } })).toBe(2);
+        expect(await engine.updateMany(A, { documentId: 'd2' }, { $pull: { tags: 'a' }, $unset: { locale: '' } })).toBe(1);
+        const rows = await engine.find(A, {});
+        expect(rows.map((r) => [r.id, r.title, r.views, r.tags])).toEqual([
+          [1, 'x', 11, ['a', 'c']], [2, 'x', 21, ['b', 'c']], [3, 't3', 30, undefined],
+        ]);
+        expect('locale' in rows[1]!).toBe(false);
+        expect(await engine.updateMany(A, { id: 99 }, { $set: { title: 'y' } })).toBe(0);
+      });
+
+      it('replaces the first match, keeping its _id and place', async () => {
+        await engine.insertMany(A, [article(1), article(2), article(3)]);
+        const before = await engine.find(A, { id: 2 });
+        expect(await engine.replaceOne(A, { documentId: 'd2' }, article(2, { title: 'new' }))).toBe(1);
+        const rows = await engine.find(A, {});
+        expect(rows.map((r) => r.title)).toEqual(['t1', 'new', 't3']);
+        expect(rows[1]!._id).toEqual(before[0]!._id);
+        expect(await engine.replaceOne(A, { id: 9 }, article(9))).toBe(0);
+      });
+
+      it('deletes matching rows and returns how many', async () => {
+        await engine.insertMany(A, [1, 2, 3, 4].map((i) => article(i)));
+        expect(await engine.deleteMany(A, { id: { $in: [2, 4] } })).toBe(2);
+        expect(await engine.deleteMany(A, { documentId: 'd1' })).toBe(1);
+        expect((await engine.find(A, {})).map((r) => r.id)).toEqual([3]);
+        expect(await engine.deleteMany(A, { id: 42 })).toBe(0);
+      });
+
+      it('returns copies: callers cannot change stored rows', async () => {
+        const input = article(1, { tags: ['a'] });
+        await engine.insertMany(A, [input]);
+        (input.tags as string[]).push('mutated');
+        const [found] = await engine.find(A, {});
+        (found!.tags as string[]).push('mutated');
+        found!.title = 'mutated';
+        const [aggregated] = await engine.aggregate(A, [{ $match: {} }]);
+        (aggregated!.tags as string[]).push('mutated');
+        expect(strip(await engine.find(A, {}))).toEqual([article(1, { tags: ['a'] })]);
+      });
+    });
+
+    describe('unique indexes', () => {
+      it('rejects a duplicate key on insert, replace and update with DuplicateKeyError', async () => {
+        await engine.insertMany(A, [article(1), article(2)]);
+        const dup = engine.insertMany(A, [article(3, { documentId: 'd1' })]);
+        await expect(dup).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(engine.insertMany(A, [article(1, { documentId: 'other' })])).rejects.toMatchObject({ name: 'DuplicateKeyError', collection: A });
+        await expect(engine.replaceOne(A, { id: 2 }, article(2, { documentId: 'd1' }))).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(engine.updateMany(A, { id: 2 }, { $set: { id: 1 } })).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect(strip(await engine.find(A, {}))).toEqual([article(1), article(2)]);
+      });
+
+      it('allows the same documentId with another status or locale', async () => {
+        await engine.insertMany(A, [article(1), article(2, { documentId: 'd1', _status: 'draft' }), article(3, { documentId: 'd1', locale: 'fr' })]);
+        expect(await engine.count(A, { documentId: 'd1' })).toBe(3);
+      });
+    });
+
+    describe('counters', () => {
+      it('hands out increasing ids per collection, reserving ranges, stored in `counters`', async () => {
+        expect(await engine.nextId(A)).toBe(1);
+        expect(await engine.nextId(A, 3)).toBe(2);
+        expect(await engine.nextId(A)).toBe(5);
+        expect(await engine.nextId(B)).toBe(1);
+        expect(strip(await engine.find('counters', { _id: A }))).toEqual([{ seq: 5 }]);
+        await engine.deleteMany('counters', { _id: { $in: [A, B] } });
+      });
+
+      it('never hands out one id twice under concurrency', async () => {
+        const ids = await Promise.all(Array.from({ length: 20 }, () => engine.nextId(A)));
+        expect(new Set(ids).size).toBe(20);
+        await engine.deleteMany('counters', { _id: A });
+      });
+    });
+
+    describe('transactions', () => {
+      it('commits every write of fn and returns its result', async () => {
+        const result = await engine.transaction(async () => {
+          await engine.insertMany(A, [article(1)]);
+          await engine.updateMany(A, { id: 1 }, { $set: { title: 'in tx' } });
+          return 'done';
+        });
+        expect(result).toBe('done');
+        expect((await engine.find(A, {}))[0]!.title).toBe('in tx');
+      });
+
+      (capabilities.rollback ? it : it.skip)('rolls back every write of fn when it throws', async () => {
+        await engine.insertMany(A, [article(1), article(2)]);
+        const counterBefore = await engine.nextId(B);
+        const failing = engine.transaction(async () => {
+          await engine.insertMany(A, [article(3)]);
+          await engine.updateMany(A, { id: 1 }, { $set: { title: 'changed' } });
+          await engine.replaceOne(A, { id: 2 }, article(2, { title: 'replaced' }));
+          await engine.deleteMany(A, { id: 1 });
+          await engine.nextId(B);
+          throw new Error('boom');
+        });
+        await expect(failing).rejects.toThrow('boom');
+        expect(strip(await engine.find(A, {}))).toEqual([article(1), article(2)]);
+        expect(await engine.nextId(B)).toBe(counterBefore + 1);
+        await engine.deleteMany('counters', { _id: B });
+      });
+
+      (capabilities.rollback ? it : it.skip)('rolls back a transaction that hits a duplicate key', async () => {
+        await engine.insertMany(A, [article(1)]);
+        const failing = engine.transaction(async () => {
+          await engine.insertMany(A, [article(2)]);
+          await engine.insertMany(A, [article(3, { documentId: 'd1' })]);
+        });
+        await expect(failing).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect((await engine.find(A, {})).map((r) => r.id)).toEqual([1]);
+      });
+    });
+
+    describe('$lookup shapes (results identical to a plain mingo run)', () => {
+      const authors = (): Row[] => [
+        { id: 1, documentId: 'a1', name: 'Ann', tags: ['x'] },
+        { id: 2, documentId: 'a2', name: 'Bob', tags: ['a1'] },
+        { id: 3, documentId: 'a3', name: 'Cy', tags: 'a1' },
+        { id: 4, documentId: 'a1', name: 'Ann (fr)', locale: 'fr' },
+      ];
+      const articles = (): Row[] => [
+        article(1, { author: 'a2', authors: ['a3', 'a1'] }),
+        article(2, { author: 'a1', authors: [] }),
+        article(3, { author: null, authors: ['a2', 'zz', 7] }),
+        article(4, { author: 'a1', authors: ['a1'] }),
+      ];
+
+      /** Runs `pipeline` on the engine and on plain mingo over the same stored rows. */
+      async function compare(pipeline: Pipeline): Promise<Row[]> {
+        const stored = new Map([[A, await engine.find(A, {})], [B, await engine.find(B, {})]]);
+        const expected = mingoAggregate(stored.get(A)!, pipeline, {
+          scriptEnabled: false,
+          collectionResolver: (n: string) => stored.get(n) ?? [],
+        });
+        const actual = await engine.aggregate(A, pipeline);
+        expect(actual).toEqual(expected);
+        return actual;
+      }
+
+      const correlated = (op: '$in' | '$eq', field: string, local: string, rest: Pipeline = []): Pipeline => [{
+        $lookup: { from: B, let: { v: `$${local}` }, pipeline: [{ $match: { $expr: { [op]: [`$${field}`, '$$v'] } } }, ...rest], as: 'joined' },
+      }];
+
+      beforeEach(async () => {
+        await engine.insertMany(B, authors());
+        await engine.insertMany(A, articles());
+      });
+
+      it('correlated $in keeps the join collection natural order', async () => {
+        const rows = await compare(correlated('$in', 'documentId', 'authors', [{ $project: { _id: 0, name: 1 } }]));
+        expect(rows[0]!.joined).toEqual([{ name: 'Ann' }, { name: 'Cy' }, { name: 'Ann (fr)' }]);
+        expect(rows[1]!.joined).toEqual([]);
+      });
+
+      it('correlated $eq, including null and array-valued join fields', async () => {
+        const rows = await compare(correlated('$eq', 'documentId', 'author'));
+        expect((rows[1]!.joined as Row[]).map((r) => r.name)).toEqual(['Ann', 'Ann (fr)']);
+        await compare(correlated('$eq', 'tags', 'author'));
+        await compare(correlated('$in', 'tags', 'authors'));
+      });
+
+      it('correlated lookups nested in a correlated lookup, with outer variables', async () => {
+        await compare([{
+          $lookup: {
+            from: B, let: { ids: '$authors', v: '$views' },
+            pipeline: [
+              { $match: { $expr: { $in: ['$documentId', '$$ids'] } } },
+              { $lookup: { from: A, let: { d: '$documentId' }, pipeline: [{ $match: { $expr: { $eq: ['$author', '$$d'] } } }, { $project: { id: 1, v: '$$v' } }], as: 'wrote' } },
+            ],
+            as: 'joined',
+          },
+        }]);
+      });
+
+      it('uncorrelated lookups', async () => {
+        const rows = await compare([{ $lookup: { from: B, pipeline: [{ $match: { locale: 'fr' } }, { $project: { name: 1 } }], as: 'fr' } }]);
+        expect(rows.every((r) => (r.fr as Row[]).length === 1)).toBe(true);
+        await compare([{ $lookup: { from: B, let: {}, pipeline: [{ $count: 'n' }], as: 'n' } }]);
+      });
+
+      it('other shapes: localField/foreignField, extra $match keys, sub-pipeline $match after the key', async () => {
+        await compare([{ $lookup: { from: B, localField: 'author', foreignField: 'documentId', as: 'joined' } }]);
+        await compare([{ $lookup: { from: B, let: { v: '$author' }, pipeline: [{ $match: { $expr: { $eq: ['$documentId', '$$v'] }, locale: 'fr' } }], as: 'j' } }]);
+        await compare(correlated('$eq', 'documentId', 'author', [{ $match: { name: { $ne: 'Ann' } } }, { $sort: { id: -1 } }]));
+      });
+
+      it('stays correct after writes to the joined collection', async () => {
+        await compare(correlated('$in', 'documentId', 'authors'));
+        await engine.insertMany(B, [{ id: 5, documentId: 'a1', name: 'Ann (de)', locale: 'de' }]);
+        await engine.updateMany(B, { id: 2 }, { $set: { documentId: 'a3' } });
+        await engine.replaceOne(B, { id: 1 }, { id: 1, documentId: 'zz', name: 'Zed' });
+        await engine.deleteMany(B, { id: 3 });
+        const rows = await compare(correlated('$in', 'documentId', 'authors'));
+        expect((rows[0]!.joined as Row[]).map((r) => r.id)).toEqual([2, 4, 5]);
+        await compare(correlated('$eq', 'documentId', 'author'));
+      });
+
+      it('a first $match on documentId or id selects through the index', async () => {
+        await compare([{ $match: { documentId: 'd3', _status: 'published' } }, ...correlated('$in', 'documentId', 'authors')]);
+        await compare([{ $match: { id: { $in: [4, 2] } } }, { $sort: { id: -1 } }]);
+      });
+    });
+  });
+}

@@ -1,0 +1,4 @@
+import { memoryEngine } from '../../lib/engine';
+import { runEngineContract } from './contract';
+
+runEngineContract('memory', () => memoryEngine());

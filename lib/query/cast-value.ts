@@ -7,6 +7,7 @@ const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 const INTEGER = /^[-+]?\d+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_PREFIX = /^\d{4}-\d{2}-\d{2}/;
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
 const TRUE = new Set(['true', '1', 't']);
 const FALSE = new Set(['false', '0', 'f']);
@@ -46,7 +47,8 @@ function castDate(text: string): CastResult {
 function castDateTime(text: string): CastResult {
   const t = text.trim();
   if (!DATE_PREFIX.test(t)) return fail('expected an ISO date-time');
-  const d = new Date(t);
+  // No zone given: UTC (never the server's local time zone).
+  const d = new Date(LOCAL_DATE_TIME.test(t) ? `${t.replace(' ', 'T')}Z` : t);
   if (Number.isNaN(d.getTime())) return fail('expected an ISO date-time');
   return ok(d.toISOString());
 }

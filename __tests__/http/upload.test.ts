@@ -5,6 +5,7 @@ import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import sharp from 'sharp';
 import request from 'supertest';
+import { OPEN_ABILITY } from '../../lib/auth/types';
 import { type Engine, memoryEngine } from '../../lib/engine';
 import { formatError } from '../../lib/format';
 import { setAbility } from '../../lib/http/request-context';
@@ -44,7 +45,7 @@ beforeEach(async () => {
   app = express();
   app.use((req, _res, next) => {
     const denied = String(req.headers['x-deny'] ?? '');
-    if (denied) setAbility(req, { can: (a) => !denied.split(',').includes(a), canFind: () => true, subject: 'test' });
+    if (denied) setAbility(req, { ...OPEN_ABILITY, can: (a) => !denied.split(',').includes(a), subject: 'test' });
     next();
   });
   app.use('/api/upload', createUploadRouter(media));

@@ -80,7 +80,7 @@ function compileRelation(w: Walk, attribute: RelationAttribute | MediaAttribute,
   const scope = targetScope(w.ctx, target, w.source, mappedBy !== undefined, false);
   const temp = w.ctx.next('__rf');
   const empty = isEmptinessTest(where);
-  const pipeline: Stage[] = [{ $match: scope.match }];
+  const pipeline: Stage[] = Object.keys(scope.match).length > 0 ? [{ $match: scope.match }] : [];
   if (!empty) {
     const inner = compileFilters(w.ctx, target, where, scope.rows);
     pipeline.push(...inner.lookups, { $match: inner.match });

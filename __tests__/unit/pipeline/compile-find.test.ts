@@ -1,0 +1,134 @@
+import type { Engine, Pipeline, Row } from '../../../lib/engine';
+import { compileFind, compileFindOne, PIPELINE_OPERATORS } from '../../../lib/pipeline';
+import type { Query } from '../../../lib/query/types';
+import { article, asc, author, desc, pop, query, registry, run, seededEngine, through, where } from './fixtures';
+
+const A = article.attributes;
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await seededEngine();
+});
+
+async function titles(q: Query): Promise<{ titles: unknown[]; page: Row }> {
+  const [page] = await run(engine, article, compileFind(registry, article, q));
+  return { titles: (page!.data as Row[]).map((r) => r.title), page: page! };
+}
+
+/** Every `$name` used as a key anywhere in the pipeline. */
+function operatorsOf(value: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) value.forEach((v) => operatorsOf(v, found));
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k.startsWith('$')) found.add(k);
+      operatorsOf(v, found);
+    }
+  }
+  return found;
+}
+
+describe('compileFind: exact pipelines', () => {
+  it('scope, filter, sort with id tie-breaker, facet', () => {
+    const q = query(article, { filters: where(A, 'title', '$eq', 'Alpha'), sort: [desc('views')], fields: ['title'] });
+    expect(compileFind(registry, article, q)).toEqual([
+      { $match: { _status: 'published', locale: 'en', title: { $eq: 'Alpha' } } },
+      { $sort: { views: -1, id: 1 } },
+      { $facet: {
+        data: [{ $skip: 0 }, { $limit: 25 }, { $project: { id: 1, documentId: 1, locale: 1, _status: 1, publishedAt: 1, title: 1 } }],
+        total: [{ $count: 'count' }],
+      } },
+    ]);
+  });
+
+  it('relation filter: an uncorrelated lookup, then $expr membership, temp field unset', () => {
+    const q = query(article, { filters: through(article, 'author', where(author.attributes, 'name', '$eq', 'Ann')), pagination: { kind: 'offset', start: 5, limit: 10, withCount: false } });
+    expect(compileFind(registry, article, q)).toEqual([
+      { $match: { _status: 'published', locale: 'en' } },
+      { $lookup: { from: 'authors', pipeline: [{ $match: { name: { $eq: 'Ann' } } }, { $project: { _id: 0, documentId: 1 } }], as: '__rf1' } },
+      { $match: { $expr: { $in: ['$author', '$__rf1.documentId'] } } },
+      { $unset: ['__rf1'] },
+      { $sort: { id: 1 } },
+      { $facet: { data: [{ $skip: 5 }, { $limit: 10 }] } },
+    ]);
+  });
+
+  it('findOne: correlated lookups start with the key $match', () => {
+    const q = query(article, { populate: { author: pop(A, 'author'), categories: pop(A, 'categories') } });
+    expect(compileFindOne(registry, article, q, { documentId: 'a1' })).toEqual([
+      { $match: { _status: 'published', locale: 'en', documentId: 'a1' } },
+      { $sort: { id: 1 } },
+      { $limit: 1 },
+      { $lookup: { from: 'authors', let: { v: '$author' }, pipeline: [{ $match: { $expr: { $eq: ['$documentId', '$$v'] } } }], as: 'author' } },
+      { $addFields: { author: { $ifNull: [{ $arrayElemAt: ['$author', 0] }, null] } } },
+      { $lookup: { from: 'categories', let: { ids: { $ifNull: ['$categories', []] } }, pipeline: [
+        { $match: { $expr: { $in: ['$documentId', '$$ids'] } } },
+        { $addFields: { __o1: { $indexOfArray: ['$$ids', '$documentId'] } } },
+        { $sort: { __o1: 1, id: 1 } },
+        { $unset: ['__o1'] },
+      ], as: 'categories' } },
+    ]);
+  });
+
+  it('mappedBy populate joins on the owning field, published rows only', () => {
+    const q = query(author, { populate: { articles: pop(author.attributes, 'articles') } });
+    const lookup = compileFindOne(registry, author, q, { documentId: 'ann' })[3] as { $lookup: { pipeline: unknown[] } };
+    expect(lookup.$lookup.pipeline.slice(0, 2)).toEqual([{ $match: { $expr: { $eq: ['$author', '$$v'] } } }, { $match: { _status: 'published' } }]);
+  });
+
+  it('emits only the operators of PIPELINE_OPERATORS', () => {
+    const C = registry.contentType('api::category.category').attributes;
+    const q = query(article, {
+      filters: { type: 'and', children: [through(article, 'categories', through(registry.contentType('api::category.category'), 'articles', where(A, 'title', '$notContains', 'x'))), where(A, 'content', '$containsi', 'y'), where(A, 'views', '$between', [1, 2])] },
+      sort: [asc('author', 'name')],
+      populate: { categories: pop(A, 'categories', { count: true }), seo: pop(A, 'seo', { populate: { shareImage: pop(registry.component('shared.seo').attributes, 'shareImage') } }), blocks: pop(A, 'blocks'), localizations: pop(A, 'localizations'), author: pop(A, 'author', { populate: { articles: pop(author.attributes, 'articles', { sort: [asc('title')] }) } }) },
+      locale: '*',
+    });
+    const used = operatorsOf([compileFind(registry, article, q), compileFindOne(registry, registry.contentType('api::category.category'), query(registry.contentType('api::category.category'), { populate: { children: pop(C, 'children') } }), {})] as Pipeline[]);
+    const known = new Set<string>([...PIPELINE_OPERATORS.stage, ...PIPELINE_OPERATORS.query, ...PIPELINE_OPERATORS.expression]);
+    expect([...used].filter((op) => !known.has(op))).toEqual([]);
+  });
+});
+
+describe('compileFind: sort and pagination (run on the memory engine)', () => {
+  it.each([
+    ['default: by id', [], ['Alpha', 'beta 50%', 'Gamma_x']],
+    ['scalar desc', [desc('views')], ['Gamma_x', 'beta 50%', 'Alpha']],
+    ['nulls first ascending', [asc('rating')], ['beta 50%', 'Gamma_x', 'Alpha']],
+    ['nulls last descending', [desc('rating')], ['Alpha', 'Gamma_x', 'beta 50%']],
+    ['relation path, no related row first', [asc('author', 'name')], ['Gamma_x', 'Alpha', 'beta 50%']],
+    ['relation path desc', [desc('author', 'name')], ['beta 50%', 'Alpha', 'Gamma_x']],
+    ['to-many relation path', [asc('categories', 'name')], ['Gamma_x', 'beta 50%', 'Alpha']],
+    ['component path', [desc('seo', 'metaTitle')], ['Alpha', 'beta 50%', 'Gamma_x']],
+  ] as const)('%s', async (_name, sort, expected) => {
+    expect((await titles(query(article, { sort: [...sort] }))).titles).toEqual(expected);
+  });
+
+  it('page pagination skips (page - 1) * pageSize and counts', async () => {
+    const { titles: t, page } = await titles(query(article, { pagination: { kind: 'page', page: 2, pageSize: 1, withCount: true } }));
+    expect(t).toEqual(['beta 50%']);
+    expect(page.total).toEqual([{ count: 3 }]);
+  });
+
+  it('offset pagination uses start/limit; withCount false has no total', async () => {
+    const { titles: t, page } = await titles(query(article, { pagination: { kind: 'offset', start: 1, limit: 5, withCount: false } }));
+    expect(t).toEqual(['beta 50%', 'Gamma_x']);
+    expect(page).not.toHaveProperty('total');
+  });
+
+  it('an empty result: no data, a total of 0 (MongoDB gives total [], mingo [{ count: 0 }])', async () => {
+    const { page } = await titles(query(article, { filters: where(A, 'views', '$gt', 1000) }));
+    expect(page.data).toEqual([]);
+    expect((page.total as { count: number }[])[0]?.count ?? 0).toBe(0);
+  });
+
+  it('options.match narrows the scope without overwriting a filter on the same key', async () => {
+    const q = query(article, { filters: where(A, 'documentId', '$in', ['a1', 'a2']) });
+    const [page] = await run(engine, article, compileFind(registry, article, q, { match: { documentId: 'a2' } }));
+    expect((page!.data as Row[]).map((r) => r.title)).toEqual(['beta 50%']);
+  });
+
+  it('locale=* lists every locale; status=draft the drafts', async () => {
+    expect((await titles(query(article, { locale: '*' }))).titles).toEqual(['Alpha', 'Alpha fr', 'beta 50%', 'Gamma_x']);
+    expect((await titles(query(article, { status: 'draft' }))).titles).toEqual(['Alpha draft', 'Delta']);
+  });
+});

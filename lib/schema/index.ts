@@ -1,2 +1,3 @@
 export * from './types';
 export { createRegistry, type RegistryInput } from './create-registry';
+export { createBodyValidator, readDataPayload, uniqueError, entityFieldError, type BodyValidator, type ValidateMode } from './validate-body';

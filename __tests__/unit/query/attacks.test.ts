@@ -37,7 +37,7 @@ describe('parseQuery: hostile input', () => {
     `filters${'[a]'.repeat(30)}=1`,
     `populate${'[populate][cover]'.repeat(15)}=true`,
     `filters[$and]${'[0][$and]'.repeat(30)}[0][title]=x`,
-    'filters[title][$in]' + '[]=a'.repeat(1) + '&filters[title][$in][]=b',
+    'filters[title][$in][]=a&filters[title][$in][]=b',
     '%E0%A4%A=1&filters[title]=%E0%A4%A',
     'filters[title]=%00',
     '&&&==&=',
@@ -71,8 +71,8 @@ describe('parseQuery: hostile input', () => {
   it('reads at most 1000 parameters of 5,000', () => {
     const raw = Array.from({ length: 5000 }, (_, i) => `filters[$or][${i}][views]=${i}`).join('&');
     const q = parse(raw);
-    expect(q.filters).toMatchObject({ type: 'or' });
-    expect((q.filters as { children: unknown[] }).children).toHaveLength(1000);
+    if (q.filters?.type !== 'or') throw new Error('expected an or node');
+    expect(q.filters.children).toHaveLength(1000);
   });
 
   it('handles 5,000 parameters of an unknown key', () => {

@@ -65,7 +65,8 @@ function pageStages(r: Root, ct: ContentType, query: Query): Stage[] {
  * Compiles a list read into ONE pipeline:
  * `[$match, ...filter lookups, $sort, $facet { data: [$skip, $limit, ...populate, $project], total: [{ $count: 'count' }] }]`.
  * The result is one row `{ data: Row[], total: [{ count }] }`; `total` is ABSENT when
- * `pagination.withCount` is false (and `[]` when nothing matched). `options.match` narrows the scope.
+ * `pagination.withCount` is false. Read it as `total[0]?.count ?? 0`: MongoDB gives `[]` when nothing matched,
+ * mingo `[{ count: 0 }]`. `options.match` narrows the scope.
  *
  * @example
  * const [page] = await engine.aggregate('articles', compileFind(registry, article, query));

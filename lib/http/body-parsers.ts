@@ -15,6 +15,7 @@ export function bodyParsers(limit: string | number): (RequestHandler | ErrorRequ
   const json = express.json({ limit, type: ['application/json', 'application/*+json'] });
   const urlencoded = express.urlencoded({ limit, extended: true, parameterLimit: 1000 });
   const onError: ErrorRequestHandler = (err: { type?: string; message?: string; status?: number }, _req, _res, next) => {
+    if (err instanceof ApplicationError) return next(err);
     if (err?.type === 'entity.too.large') return next(new PayloadTooLargeError());
     if (err?.type === 'entity.parse.failed') {
       const e = new JsonSyntaxError(err.message ?? 'Invalid JSON');

@@ -45,8 +45,9 @@ export async function createDocument(ctx: WriteContext, rawData: unknown, option
     const docId = documentId ?? ctx.newDocumentId();
     const locale = ct.localized ? options.locale : null;
     const { values, inverse } = await toStoredAttributes(engine, ctx.registry, ct, data, null);
-    const shared = await sharedValues(ctx, docId);
-    const attrs = { ...emptyAttributes(ct), ...shared, ...values };
+    // A new localization keeps the shared (non-localized) values unless the body sets them explicitly.
+    const shared = documentId ? await sharedValues(ctx, docId, explicitKeys(rawData)) : {};
+    const attrs = { ...emptyAttributes(ct), ...values, ...shared };
     const status = ct.draftAndPublish ? 'draft' : 'published';
     await checkUnique(engine, ct, attrs, { documentId: docId, locale, status });
     const at = now(ctx);
@@ -54,7 +55,9 @@ export async function createDocument(ctx: WriteContext, rawData: unknown, option
     const row: Row = { id: await engine.nextId(ct.collectionName), ...base, _status: status, publishedAt: ct.draftAndPublish ? null : at };
     await engine.insertMany(ct.collectionName, [row]);
     if (ct.draftAndPublish && !draft) await publishRow(ctx, row);
-    await afterWrite(ctx, docId, values, inverse);
+    const explicit = explicitKeys(rawData);
+    const written = Object.fromEntries(Object.entries(values).filter(([k]) => explicit.has(k)));
+    await afterWrite(ctx, docId, written, inverse);
     await runHook(ctx.hooks, 'afterCreate', { uid: ct.uid, documentId: docId, data, locale });
     return docId;
   });
@@ -107,12 +110,16 @@ export async function publishRow(ctx: WriteContext, draftRow: Row): Promise<void
 }
 
 /** Non-localized attribute values of an existing localization, copied into a new one. */
-async function sharedValues(ctx: WriteContext, documentId: string): Promise<Row> {
-  const names = sharedAttributeNames(ctx.ct);
+async function sharedValues(ctx: WriteContext, documentId: string, explicit: ReadonlySet<string>): Promise<Row> {
+  const names = sharedAttributeNames(ctx.ct).filter((n) => !explicit.has(n));
   if (names.length === 0) return {};
   const [other] = await ctx.engine.find(ctx.ct.collectionName, { documentId }, { sort: { _status: 1, id: 1 }, limit: 1 });
   if (!other) return {};
   return Object.fromEntries(names.filter((n) => n in other).map((n) => [n, other[n]]));
+}
+
+function explicitKeys(data: unknown): ReadonlySet<string> {
+  return new Set(data && typeof data === 'object' ? Object.keys(data) : []);
 }
 
 async function afterWrite(ctx: WriteContext, documentId: string, values: Row, inverse: { attribute: import('../schema').RelationAttribute; payload: unknown }[]): Promise<void> {

@@ -34,7 +34,7 @@ const UIDS: Record<string, string> = {
   categories: 'api::category.category',
 };
 
-function run(name: string, locale = 'en'): unknown {
+function run(name: string): unknown {
   const c = cases.find((x) => x.name === name);
   if (!c) throw new Error(`no case ${name}`);
   const [, , route, doc] = c.path.split('?')[0]!.split('/');
@@ -43,7 +43,7 @@ function run(name: string, locale = 'en'): unknown {
   const validator = createBodyValidator(registry, registry.contentType(uid));
   const draft = /[?&]status=draft/.test(c.path);
   try {
-    return validator.validate(readDataPayload(resolve(c.body)), { action: doc ? 'update' : 'create', draft, locale });
+    return validator.validate(readDataPayload(resolve(c.body)), { action: doc ? 'update' : 'create', draft });
   } catch (e) {
     if (!(e instanceof ApplicationError)) throw e;
     return { error: { status: e.status, name: e.name, message: e.message, details: e.details } };

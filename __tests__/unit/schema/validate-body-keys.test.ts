@@ -156,3 +156,16 @@ describe('uniqueError and printValue', () => {
     expect(printValue(value, true)).toBe(printed);
   });
 });
+
+describe('dynamic zone items without a usable component', () => {
+  it('echo the locale given, after the field errors', () => {
+    const e = thrown(() => validator.validate({ ...base, zone: [{ __component: 'parts.nope' }] }, { ...CREATE, locale: 'fr' }));
+    expect(e.message).toBe('2 errors occurred');
+    expect((e.details as { errors: { path: string[]; message: string; value: Record<string, unknown> }[] }).errors[1]).toEqual({
+      path: [],
+      message: 'Invalid relations',
+      name: 'ValidationError',
+      value: { ...base, zone: [{ __component: 'parts.nope' }], count: 5, flag: false, parts: [], locale: 'fr', publishedAt: null },
+    });
+  });
+});

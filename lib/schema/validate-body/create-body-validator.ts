@@ -16,7 +16,7 @@ import { zoneStoreError } from './zone-store-error';
 export interface ValidateMode {
   action: 'create' | 'update';
   draft: boolean;
-  /** The locale written (only used in the value Strapi echoes in whole-entry errors). */
+  /** The locale written (only echoed in whole-entry errors, as Strapi does); default: the default locale. */
   locale?: string | null;
 }
 
@@ -60,7 +60,7 @@ export function createBodyValidator(registry: Registry, owner: ContentType): Bod
       const zoneMessage = zoneStoreError(registry, owner, cast);
       if (zoneMessage) {
         const echoed: Record<string, unknown> = { ...cast };
-        if (owner.localized && mode.locale !== undefined) echoed.locale = mode.locale;
+        if (owner.localized) echoed.locale = mode.locale !== undefined ? mode.locale : registry.i18n.defaultLocale;
         if (owner.draftAndPublish) echoed.publishedAt = null;
         errors.push(entityFieldError(zoneMessage, echoed));
       }

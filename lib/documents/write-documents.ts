@@ -5,7 +5,7 @@ import type { LifecycleHooks } from './lifecycle-hooks';
 import { runHook } from './lifecycle-hooks';
 import { reidComponents } from './prepare-components';
 import { releaseExclusiveTargets, writeInverseRelation } from './relations/resolve-relations';
-import { checkUnique, emptyAttributes, sharedAttributeNames, toStoredAttributes } from './store-row';
+import { checkUnique, emptyAttributes, sharedAttributeNames, toStoredAttributes, type InverseWrites } from './store-row';
 
 type Row = Record<string, unknown>;
 
@@ -57,7 +57,7 @@ export async function createDocument(ctx: WriteContext, rawData: unknown, option
     if (ct.draftAndPublish && !draft) await publishRow(ctx, row);
     const explicit = explicitKeys(rawData);
     const written = Object.fromEntries(Object.entries(values).filter(([k]) => explicit.has(k)));
-    await afterWrite(ctx, docId, written, inverse);
+    await afterWrite(ctx, docId, written, inverse, draft);
     await runHook(ctx.hooks, 'afterCreate', { uid: ct.uid, documentId: docId, data, locale });
     return docId;
   });
@@ -90,7 +90,7 @@ export async function updateDocument(ctx: WriteContext, documentId: string, rawD
     delete next._id;
     await engine.replaceOne(ct.collectionName, { id: current.id }, next);
     if (ct.draftAndPublish && !draft) await publishRow(ctx, next);
-    await afterWrite(ctx, documentId, values, inverse);
+    await afterWrite(ctx, documentId, values, inverse, draft);
     await runHook(ctx.hooks, 'afterUpdate', { uid: ct.uid, documentId, data, locale });
   });
   return true;
@@ -122,12 +122,18 @@ function explicitKeys(data: unknown): ReadonlySet<string> {
   return new Set(data && typeof data === 'object' ? Object.keys(data) : []);
 }
 
-async function afterWrite(ctx: WriteContext, documentId: string, values: Row, inverse: { attribute: import('../schema').RelationAttribute; payload: unknown }[]): Promise<void> {
+/**
+ * What follows a row write: shared (non-localized) values copied to the other locales, exclusive relations
+ * released, inverse-side relations written. As Strapi does, a publishing write syncs the shared values into
+ * the other locales' published rows only, and a draft write into their drafts only.
+ */
+async function afterWrite(ctx: WriteContext, documentId: string, values: Row, inverse: InverseWrites, draft: boolean): Promise<void> {
   const { ct, engine } = ctx;
   const shared = sharedAttributeNames(ct).filter((n) => n in values);
   if (shared.length) {
     const set = Object.fromEntries(shared.map((n) => [n, values[n]]));
-    await engine.updateMany(ct.collectionName, { documentId }, { $set: set });
+    const status = ct.draftAndPublish ? { _status: draft ? 'draft' : 'published' } : {};
+    await engine.updateMany(ct.collectionName, { documentId, ...status }, { $set: set });
   }
   for (const [name, value] of Object.entries(values)) {
     const attribute = ct.attributes[name];

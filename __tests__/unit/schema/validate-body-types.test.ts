@@ -127,3 +127,19 @@ describe('body validator: field errors', () => {
     expect(validator.validate({ text: 'x' }, UPDATE)).toEqual({ text: 'x' });
   });
 });
+
+describe('body validator: values from host-app calls', () => {
+  it('accepts Date objects for temporal attributes', () => {
+    const at = new Date('2024-05-06T07:08:09.010Z');
+    expect(validator.validate({ ...base, day: at, at, when: at, stamp: at }, CREATE)).toMatchObject({
+      day: '2024-05-06', at: '07:08:09.010', when: '2024-05-06T07:08:09.010Z', stamp: '2024-05-06T07:08:09.010Z',
+    });
+  });
+
+  it('refuses an invalid Date', () => {
+    expect(errorOf({ ...base, when: new Date('nope') }, CREATE)).toEqual({
+      message: 'Invalid format, expected a timestamp or an ISO date', details: {},
+    });
+  });
+
+});

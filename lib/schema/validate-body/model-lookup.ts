@@ -1,8 +1,10 @@
 import type { Attribute, Attributes } from '../types';
 
-/** A plain object (not an array, not null). */
+/** A plain object: `{}` or a null-prototype object (not an array, a Date or another class instance). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 /**
@@ -15,7 +17,7 @@ export function ownAttribute(attributes: Attributes, key: string): Attribute | u
   return attr && !attr.system ? attr : undefined;
 }
 
-/** A deep copy of a JSON-like value (bodies are parsed JSON or qs objects: plain data only). */
+/** A deep copy of a JSON-like value; other objects (a Date given by a host app) are kept as they are. */
 export function copyJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(copyJson);
   if (isPlainObject(value)) {

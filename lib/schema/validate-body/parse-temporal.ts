@@ -5,6 +5,8 @@ const TIME = /^(2[0-3]|[01][0-9]):([0-5][0-9])(?::([0-5][0-9])(?:\.([0-9]{1,3}))
 const ISO_DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 
+const isValidDate = (value: unknown): value is Date => value instanceof Date && !Number.isNaN(value.getTime());
+
 function validDay(year: number, month: number, day: number): boolean {
   const d = new Date(Date.UTC(year, month - 1, day));
   return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
@@ -15,6 +17,7 @@ function validDay(year: number, month: number, day: number): boolean {
  * date; anything else is `400 Invalid format, expected yyyy-MM-dd` (details `{}`).
  */
 export function parseDate(value: unknown): string {
+  if (isValidDate(value)) return value.toISOString().slice(0, 10);
   const found = typeof value === 'string' ? PARTIAL_DATE.exec(value) : null;
   if (!found) throw new ValidationError('Invalid format, expected yyyy-MM-dd', {});
   if (!validDay(Number(found[1]), Number(found[2]), Number(found[3]))) throw new ValidationError('Invalid date', {});
@@ -23,6 +26,7 @@ export function parseDate(value: unknown): string {
 
 /** A `time` value (`HH:mm`, `HH:mm:ss` or `HH:mm:ss.SSS`) to its stored form `HH:mm:ss.SSS`. */
 export function parseTime(value: unknown): string {
+  if (isValidDate(value)) return value.toISOString().slice(11, 23);
   if (typeof value !== 'string') throw new ValidationError(`Expected a string, got a ${typeof value}`, {});
   const m = TIME.exec(value);
   if (!m) throw new ValidationError('Invalid time format, expected HH:mm:ss.SSS', {});
@@ -31,14 +35,16 @@ export function parseTime(value: unknown): string {
 
 /**
  * A `datetime`/`timestamp` value to an ISO string: an ISO 8601 date or date-time (with or without offset),
- * or a number of milliseconds since the epoch (number or digit string).
+ * or a number of milliseconds since the epoch (number or digit string), or a Date (host app calls).
  */
 export function parseDateTime(value: unknown): string {
   const fail = (): never => {
     throw new ValidationError('Invalid format, expected a timestamp or an ISO date', {});
   };
   let date: Date;
-  if (typeof value === 'number' || (typeof value === 'string' && /^-?\d{1,15}$/.test(value) && value.length !== 4)) {
+  if (value instanceof Date) {
+    date = value;
+  } else if (typeof value === 'number' || (typeof value === 'string' && /^-?\d{1,15}$/.test(value) && value.length !== 4)) {
     date = new Date(Number(value));
   } else if (typeof value === 'string') {
     const m = ISO_DATE_TIME.exec(value);

@@ -1,5 +1,6 @@
 import { ApplicationError } from '../../../lib/errors';
 import { createBodyValidator, MAX_BODY_DEPTH, printValue, readDataPayload, uniqueError } from '../../../lib/schema/validate-body';
+import { compileTypeValidators } from '../../../lib/schema/validate-body/compile-validators';
 import { everyTypeRegistry } from './every-type';
 
 const registry = everyTypeRegistry();
@@ -167,5 +168,16 @@ describe('dynamic zone items without a usable component', () => {
       name: 'ValidationError',
       value: { ...base, zone: [{ __component: 'parts.nope' }], count: 5, flag: false, parts: [], locale: 'fr', publishedAt: null },
     });
+  });
+});
+
+describe('compilation', () => {
+  it('compiles once per (registry, type): later validators reuse the same ajv functions', () => {
+    const thing = registry.contentType('api::thing.thing');
+    const first = compileTypeValidators(registry, thing);
+    expect(compileTypeValidators(registry, thing)).toBe(first);
+    expect([...first.keys()].sort()).toEqual(['create', 'create-draft', 'update', 'update-draft']);
+    const other = everyTypeRegistry();
+    expect(compileTypeValidators(other, other.contentType('api::thing.thing'))).not.toBe(first);
   });
 });

@@ -141,5 +141,4 @@ describe('body validator: values from host-app calls', () => {
       message: 'Invalid format, expected a timestamp or an ISO date', details: {},
     });
   });
-
 });

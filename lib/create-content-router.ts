@@ -1,14 +1,11 @@
-import { Router, type RequestHandler } from 'express';
+import type { Router } from 'express';
 import { createAuth, type AuthOptions } from './auth';
 import { createDocumentService, type Documents, type LifecycleHooks } from './documents';
 import { memoryEngine, type Engine } from './engine';
 import { indexesFor } from './engine/indexes';
 import { createRegistry, type I18nSettings, type Registry } from './schema';
-import { authMiddleware } from './http/auth-middleware';
-import { bodyParsers } from './http/body-parsers';
-import { contentRoutes } from './http/content-routes';
-import { errorHandler, notFound } from './http/error-handler';
-import { uploadRoutes, type UploadOptions } from './http/upload-routes';
+import { createHttpRouter } from './http/create-http-router';
+import type { UploadOptions } from './http/upload-routes';
 import { validateRouterOptions } from './options/validate-options';
 
 /** Options of `createContentRouter`; see docs/options.md. */
@@ -61,16 +58,17 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
   const ready = engine.init(indexesFor(registry));
   ready.catch(() => undefined);
 
-  const router = Router() as ContentRouter;
-  const waitReady: RequestHandler = (_req, _res, next) => {
-    ready.then(() => next(), next);
-  };
-  router.use(waitReady, authMiddleware(auth));
-  if (options.upload !== false) router.use('/upload', uploadRoutes({ registry, engine, documentId: options.documentId, ...(options.upload ?? {}) }));
-  router.use(bodyParsers(options.bodyLimit ?? '1mb'));
-  router.use(contentRoutes({ registry, rest, documents: service }));
-  router.use(notFound);
-  router.use(errorHandler);
+  const router = createHttpRouter({
+    registry,
+    engine,
+    auth,
+    documents: service,
+    rest,
+    ready,
+    upload: options.upload ?? {},
+    bodyLimit: options.bodyLimit ?? '1mb',
+    documentId: options.documentId,
+  }) as ContentRouter;
   Object.defineProperties(router, {
     registry: { value: registry },
     engine: { value: engine },

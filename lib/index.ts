@@ -4,7 +4,8 @@
  */
 export { createContentRouter, type ContentRouter, type ContentRouterOptions } from './create-content-router';
 export { memoryEngine, mongoEngine, type Engine, type MemoryEngineOptions } from './engine';
-export { serveUploads, localProvider, type StorageProvider } from './media';
+export { localProvider, type StorageProvider } from './media';
+export { serveUploads } from './http/serve-uploads';
 export { hashAccessKey, type AuthOptions, type Ability } from './auth';
 export type { Documents, DocumentWriteOptions, LifecycleHooks, LifecycleEvent } from './documents';
 export type { UploadOptions } from './http/upload-routes';

@@ -10,7 +10,8 @@ import { type Engine, memoryEngine } from '../../lib/engine';
 import { formatError } from '../../lib/format';
 import { setAbility } from '../../lib/http/request-context';
 import { createUploadRouter } from '../../lib/http/upload-router';
-import { type MediaService, createMediaService, localProvider, serveUploads } from '../../lib/media';
+import { type MediaService, createMediaService, localProvider } from '../../lib/media';
+import { serveUploads } from '../../lib/http/serve-uploads';
 import type { MediaAttribute } from '../../lib/schema';
 import { loadBlogRegistry } from '../helpers/blog-registry';
 

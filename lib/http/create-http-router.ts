@@ -1,0 +1,44 @@
+import { Router, type RequestHandler } from 'express';
+import type { Authenticator } from '../auth';
+import type { Documents } from '../documents';
+import type { Engine } from '../engine';
+import type { Registry } from '../schema';
+import type { Ability } from '../auth/types';
+import { authMiddleware } from './auth-middleware';
+import { bodyParsers } from './body-parsers';
+import { contentRoutes } from './content-routes';
+import { errorHandler, notFound } from './error-handler';
+import { uploadRoutes, type UploadOptions } from './upload-routes';
+
+export interface HttpRouterDeps {
+  registry: Registry;
+  engine: Engine;
+  auth: Authenticator;
+  documents: (uid: string, ability: Ability) => Documents;
+  rest: { defaultLimit: number; maxLimit: number };
+  /** Requests wait for it (engine initialization). */
+  ready: Promise<void>;
+  upload: UploadOptions | false;
+  bodyLimit: string | number;
+  documentId?: () => string;
+}
+
+/**
+ * The Express router: readiness gate -> authentication -> `/upload` routes -> body parsers -> content routes
+ * -> 404 -> the error envelope.
+ */
+export function createHttpRouter(deps: HttpRouterDeps): Router {
+  const router = Router();
+  const waitReady: RequestHandler = (_req, _res, next) => {
+    deps.ready.then(() => next(), next);
+  };
+  router.use(waitReady, authMiddleware(deps.auth));
+  if (deps.upload !== false) {
+    router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, documentId: deps.documentId, ...deps.upload }));
+  }
+  router.use(bodyParsers(deps.bodyLimit));
+  router.use(contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents }));
+  router.use(notFound);
+  router.use(errorHandler);
+  return router;
+}

@@ -1,0 +1,56 @@
+// Architecture rules (STYLE.md): imports only go down the pipeline, no cycles, and each driver library
+// stays in its one folder. `npm run lint`.
+const tseslint = require('typescript-eslint');
+const importX = require('eslint-plugin-import-x');
+
+const DRIVERS = 'express only in lib/http, mongoose only in lib/engine/mongo, mingo only in lib/engine/memory';
+const restrict = (names, message) => ({
+  '@typescript-eslint/no-restricted-imports': ['error', { paths: names.map((name) => ({ name, message, allowTypeImports: true })) }],
+});
+
+module.exports = [
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  {
+    files: ['lib/**/*.ts'],
+    languageOptions: { parser: tseslint.parser },
+    plugins: { 'import-x': importX, '@typescript-eslint': tseslint.plugin },
+    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.js'] } } },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './lib/engine', from: ['./lib/http', './lib/documents', './lib/query', './lib/pipeline', './lib/format', './lib/media', './lib/auth'], message: 'engine/ is the bottom layer' },
+            { target: './lib/query', from: ['./lib/http', './lib/documents', './lib/pipeline', './lib/format', './lib/media'], message: 'query/ is pure and only reads schema/' },
+            { target: './lib/pipeline', from: ['./lib/http', './lib/documents', './lib/format', './lib/media', './lib/auth'], message: 'pipeline/ is pure' },
+            { target: './lib/format', from: ['./lib/http', './lib/documents', './lib/pipeline', './lib/media', './lib/auth'], message: 'format/ is pure' },
+            { target: './lib/schema', from: ['./lib/http', './lib/documents', './lib/query', './lib/pipeline', './lib/format', './lib/media', './lib/auth', './lib/engine'], message: 'schema/ depends on nothing above it' },
+            { target: './lib/documents', from: ['./lib/http'], message: 'documents/ never imports http/' },
+            { target: './lib/media', from: ['./lib/http', './lib/documents'], message: 'media/ never imports http/ or documents/' },
+          ],
+        },
+      ],
+      ...restrict(['express'], DRIVERS),
+    },
+  },
+  { files: ['lib/http/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': 'off' } },
+  {
+    files: ['lib/**/*.ts'],
+    ignores: ['lib/engine/mongo/**', 'lib/http/**'],
+    rules: restrict(['express', 'mongoose', 'mongodb'], DRIVERS),
+  },
+  {
+    files: ['lib/**/*.ts'],
+    ignores: ['lib/engine/memory/**', 'lib/http/**', 'lib/engine/mongo/**'],
+    rules: restrict(['express', 'mongoose', 'mongodb', 'mingo'], DRIVERS),
+  },
+  {
+    files: ['lib/engine/mongo/**/*.ts'],
+    rules: restrict(['mingo', 'express'], DRIVERS),
+  },
+  {
+    files: ['lib/engine/memory/**/*.ts'],
+    rules: restrict(['mongoose', 'mongodb', 'express'], DRIVERS),
+  },
+];

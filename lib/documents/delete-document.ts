@@ -1,5 +1,6 @@
 import type { WriteContext } from './write-documents';
 import { runHook } from './lifecycle-hooks';
+import { removeDocumentReferences } from './relations/remove-references';
 
 /**
  * Deletes the given locale of a document (both statuses); when no locale of it remains, removes it from every
@@ -12,11 +13,7 @@ export async function deleteDocument(ctx: WriteContext, documentId: string, loca
     const scope = ct.localized && locale !== '*' ? { documentId, locale } : { documentId };
     const removed = await engine.deleteMany(ct.collectionName, scope);
     if (removed > 0 && (await engine.count(ct.collectionName, { documentId })) === 0) {
-      for (const { sourceUid, attribute } of registry.incomingRelations(ct.uid)) {
-        const source = registry.contentType(sourceUid).collectionName;
-        if (attribute.toMany) await engine.updateMany(source, { [attribute.name]: documentId }, { $pull: { [attribute.name]: documentId } });
-        else await engine.updateMany(source, { [attribute.name]: documentId }, { $set: { [attribute.name]: null } });
-      }
+      await removeDocumentReferences(engine, registry, ct.uid, documentId);
     }
     await runHook(ctx.hooks, 'afterDelete', { uid: ct.uid, documentId, locale: locale === '*' ? null : locale });
     return removed;

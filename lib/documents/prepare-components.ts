@@ -1,6 +1,7 @@
 import { ApplicationError, ValidationError } from '../errors';
 import type { Engine } from '../engine';
 import type { Attributes, Registry } from '../schema';
+import { resolveOwningValue } from './relations/resolve-relations';
 
 type Row = Record<string, unknown>;
 
@@ -29,9 +30,10 @@ export function prepareMedia(value: unknown, multiple: boolean, state: PrepareSt
   return id;
 }
 
-function ownedIds(value: unknown): Set<number> {
-  const list = Array.isArray(value) ? value : value ? [value] : [];
-  return new Set(list.map((c) => (c as Row).id as number).filter((id) => typeof id === 'number'));
+/** The components currently stored in an attribute, by id. */
+function ownedComponents(value: unknown): Map<number, Row> {
+  const list = (Array.isArray(value) ? value : value ? [value] : []) as Row[];
+  return new Map(list.filter((c) => typeof c?.id === 'number').map((c) => [c.id as number, c]));
 }
 
 /**
@@ -53,7 +55,7 @@ export async function prepareEmbedded(
     if (attribute.kind === 'media') {
       out[name] = prepareMedia(value, attribute.multiple, state);
     } else if (attribute.kind === 'component') {
-      const owned = ownedIds(current?.[name]);
+      const owned = ownedComponents(current?.[name]);
       const items = value === null || value === undefined ? [] : attribute.repeatable ? (value as Row[]) : [value as Row];
       const prepared: Row[] = [];
       for (const item of items) {
@@ -61,7 +63,7 @@ export async function prepareEmbedded(
       }
       out[name] = attribute.repeatable ? prepared : (prepared[0] ?? null);
     } else if (attribute.kind === 'dynamiczone') {
-      const owned = ownedIds(current?.[name]);
+      const owned = ownedComponents(current?.[name]);
       const prepared: Row[] = [];
       for (const item of (value as Row[] | null) ?? []) {
         const uid = String(item.__component);
@@ -78,15 +80,17 @@ async function prepareComponent(
   registry: Registry,
   uid: string,
   item: Row,
-  owned: Set<number>,
+  owned: ReadonlyMap<number, Row>,
   path: string,
   state: PrepareState,
 ): Promise<Row> {
   const component = registry.component(uid);
   let id: number;
+  let stored: Row | undefined;
   if (item.id !== undefined && item.id !== null) {
     id = Number(item.id);
-    if (!owned.has(id)) throw new ApplicationError(`Some of the provided components in ${path} are not related to the entity`);
+    stored = owned.get(id);
+    if (!stored) throw new ApplicationError(`Some of the provided components in ${path} are not related to the entity`);
   } else {
     id = await engine.nextId(component.collectionName);
   }
@@ -94,11 +98,14 @@ async function prepareComponent(
   const filled: Row = {};
   for (const name of component.attributeNames) {
     const a = component.attributes[name]!;
-    if (name in rest) filled[name] = rest[name];
+    if (a.kind === 'relation') {
+      // Relations inside components are stored like owning relations: documentIds, targets checked.
+      if (name in rest) filled[name] = await resolveOwningValue(engine, registry, a, stored?.[name], rest[name]);
+      else filled[name] = stored?.[name] ?? (a.toMany ? [] : null);
+    } else if (name in rest) filled[name] = rest[name];
     else if (a.kind === 'scalar') filled[name] = a.default ?? null;
     else if (a.kind === 'component') filled[name] = a.repeatable ? [] : null;
     else if (a.kind === 'media') filled[name] = a.multiple ? [] : null;
-    else if (a.kind === 'relation') filled[name] = a.toMany ? [] : null;
   }
   const nested = await prepareEmbedded(engine, registry, component.attributes, filled, null, state);
   return { id, ...nested };

@@ -1,13 +1,20 @@
 import { ApplicationError, ValidationError } from '../errors';
 import type { Engine } from '../engine';
-import type { Attributes, Registry } from '../schema';
+import type { Attributes, MediaAttribute, Registry } from '../schema';
 import { resolveOwningValue } from './relations/resolve-relations';
 
 type Row = Record<string, unknown>;
 
-/** Collects, while data is prepared, the file ids that must exist. */
+/** One media reference of a write: the file id and the attribute (name, allowed types) it is written to. */
+export interface MediaReference {
+  id: number;
+  attribute: string;
+  allowedTypes: readonly string[] | null;
+}
+
+/** Collects, while data is prepared, the file references that must exist and fit their attribute. */
 export interface PrepareState {
-  fileIds: Set<number>;
+  media: MediaReference[];
 }
 
 function mediaId(v: unknown): number {
@@ -17,17 +24,15 @@ function mediaId(v: unknown): number {
   throw new ValidationError('Invalid media value');
 }
 
-/** Normalizes a media value to the stored file id(s). */
-export function prepareMedia(value: unknown, multiple: boolean, state: PrepareState): number | number[] | null {
-  if (value === null || value === undefined) return multiple ? [] : null;
-  if (multiple) {
-    const ids = (Array.isArray(value) ? value : [value]).map(mediaId);
-    ids.forEach((id) => state.fileIds.add(id));
-    return ids;
-  }
-  const id = mediaId(Array.isArray(value) ? value[0] : value);
-  state.fileIds.add(id);
-  return id;
+/** Normalizes a media value to the stored file id(s) and records the references in `state`. */
+export function prepareMedia(value: unknown, attribute: MediaAttribute, state: PrepareState): number | number[] | null {
+  if (value === null || value === undefined) return attribute.multiple ? [] : null;
+  const record = (id: number): number => {
+    state.media.push({ id, attribute: attribute.name, allowedTypes: attribute.allowedTypes });
+    return id;
+  };
+  if (attribute.multiple) return (Array.isArray(value) ? value : [value]).map((v) => record(mediaId(v)));
+  return record(mediaId(Array.isArray(value) ? value[0] : value));
 }
 
 /** The components currently stored in an attribute, by id. */
@@ -53,7 +58,7 @@ export async function prepareEmbedded(
     const attribute = attributes[name];
     if (!attribute) continue;
     if (attribute.kind === 'media') {
-      out[name] = prepareMedia(value, attribute.multiple, state);
+      out[name] = prepareMedia(value, attribute, state);
     } else if (attribute.kind === 'component') {
       const owned = ownedComponents(current?.[name]);
       const items = value === null || value === undefined ? [] : attribute.repeatable ? (value as Row[]) : [value as Row];

@@ -1,7 +1,7 @@
-import { ValidationError } from '../errors';
 import type { Engine } from '../engine';
 import type { ContentType, RelationAttribute, Registry } from '../schema';
 import { uniqueError } from '../schema/validate-body';
+import { checkMediaReferences } from './check-media';
 import { prepareEmbedded, type PrepareState } from './prepare-components';
 import { resolveOwningValue } from './relations/resolve-relations';
 
@@ -33,20 +33,10 @@ export async function toStoredAttributes(
       values[name] = value;
     }
   }
-  const state: PrepareState = { fileIds: new Set() };
+  const state: PrepareState = { media: [] };
   const prepared = await prepareEmbedded(engine, registry, ct.attributes, values, current, state);
-  await checkFilesExist(engine, state.fileIds);
+  await checkMediaReferences(engine, state.media);
   return { values: prepared, inverse };
-}
-
-async function checkFilesExist(engine: Engine, ids: Set<number>): Promise<void> {
-  if (ids.size === 0) return;
-  const found = await engine.find('files', { id: { $in: [...ids] } }, { projection: { id: 1 } });
-  const missing = ids.size - new Set(found.map((r) => r.id)).size;
-  if (missing > 0) {
-    const message = `${missing} relation(s) of type plugin::upload.file associated with this entity do not exist`;
-    throw new ValidationError(message, { errors: [{ path: [], message, name: 'ValidationError', value: null }] });
-  }
 }
 
 /** Strapi's unique rule: no other document of the same locale and status has the value. */

@@ -53,8 +53,9 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
     }
     return { status: q.status, locale, query: q };
   };
+  // `next(null)` would mean "no error" to Express and fall through to the 405 handler: wrap falsy rejections.
   const handle = (fn: (req: Request, res: Response) => Promise<void>): RequestHandler => (req, res, next) => {
-    fn(req, res).catch(next);
+    fn(req, res).catch((err: unknown) => next(err || new Error(`rejected with ${String(err)}`)));
   };
   const singleDocumentId = async (docs: Documents): Promise<string | undefined> => {
     const any = await docs.findMany(`locale=*&status=draft&pagination[pageSize]=1&fields[0]=documentId`).catch(() => null);

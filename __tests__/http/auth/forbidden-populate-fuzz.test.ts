@@ -40,7 +40,17 @@ const AUTHOR_FILTERS: Json[] = [
 ];
 
 /** Per endpoint family: valid populate entries (distinct keys), filters, sorts, fields. */
-const ARTICLE = {
+interface Family {
+  populate: Json[];
+  strings: string[];
+  nestedForbidden: Json[];
+  filters: Json[];
+  sorts: unknown[];
+  authorSorts: unknown[];
+  fields: unknown[];
+}
+
+const ARTICLE: Family = {
   populate: [
     { cover: true },
     { gallery: { fields: ['name'] } },
@@ -73,7 +83,7 @@ const ARTICLE = {
   fields: [['title'], ['title', 'views'], '*', 'slug,description'],
 };
 
-const CATEGORY = {
+const CATEGORY: Family & { authorFilters: Json[] } = {
   populate: [
     { articles: true },
     { articles: { populate: '*' } },

@@ -4,3 +4,4 @@ export type { ApiTokenOption, AuthOptions, ResolvedCaller } from './auth-options
 export { createAuth, type AuthDependencies } from './create-auth';
 export { hashAccessKey } from './hash-access-key';
 export { extractBearerToken } from './extract-bearer-token';
+export { draftReadContext } from './draft-read-context';

@@ -1,8 +1,9 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { draftReadContext } from '../auth';
 import type { Documents } from '../documents';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import { parseQuery } from '../query';
-import type { Query } from '../query/types';
+import type { Query, QueryContext } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { readDataPayload } from '../schema/validate-body';
 import { methodNotAllowed } from './error-handler';
@@ -40,8 +41,17 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
     if (!ability.can(`${ct.uid}.${action}`)) throw new ForbiddenError();
     return deps.documents(ct.uid, ability);
   };
-  const query = (req: Request, action: 'find' | 'findOne' | 'write'): Query =>
-    parseQuery({ registry, contentType: ct, rawQuery: rawQueryString(req), context: getAbility(req), rest: deps.rest, action });
+  const query = (req: Request, action: 'find' | 'findOne' | 'write'): Query => {
+    const ability = getAbility(req);
+    const parse = (context: QueryContext): Query =>
+      parseQuery({ registry, contentType: ct, rawQuery: rawQueryString(req), context, rest: deps.rest, action });
+    const q = parse(ability);
+    if (q.status !== 'draft') return q;
+    // Draft reads need canReadDrafts (auth.draftsRequirePermission); populated drafts of other types too (docs/security.md).
+    if (action !== 'write' && !ability.canReadDrafts(ct.uid)) throw new ForbiddenError();
+    const drafts = draftReadContext(registry, ability);
+    return drafts ? parse(drafts) : q;
+  };
   const writeOptions = (req: Request) => {
     const q = query(req, 'write');
     const locale = q.locale;

@@ -49,6 +49,7 @@ export async function resolveOwningValue(
     set,
     connect: connect.map((documentId, i) => ({ documentId, position: p.connect[i]!.position })),
     disconnect,
+    strict: p.strict,
   });
   if (attribute.toMany) return next;
   return next.length ? next[next.length - 1]! : null;

@@ -8,8 +8,9 @@ import { loadBlogModel } from '../../examples/blog/model';
  * The official Strapi JS client (@strapi/client, CommonJS build) drives the example app over real HTTP with
  * the full-access API token, unmodified: collections, single types, the files API, and its error classes.
  */
+// Types from the file itself: the repo's `moduleResolution: node` does not read the package's `exports` map.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const client = require('@strapi/client') as typeof import('@strapi/client');
+const client = require('@strapi/client') as typeof import('@strapi/client/dist/exports');
 const { strapi } = client;
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -132,6 +132,24 @@ describe('unknown targets', () => {
     expect(after.posts).toEqual([]);
   });
 
+  it('a position naming a doc that is not connected is a 400; options.strict=false puts it at the end', async () => {
+    const doc = await http.create('posts', { title: 'p', tags: [t[0]] });
+    const res = await http.put(`/api/posts/${doc}`, { tags: { connect: [{ documentId: t[1], position: { before: t[3] } }] } }, 400);
+    expect((res.error as { message: string }).message).toContain(`The relation with id ${t[3]} needs to be connected first.`);
+    expect(await tagsOf(doc)).toEqual([t[0]]);
+    await http.put(`/api/posts/${doc}`, { tags: { connect: [{ documentId: t[1], position: { before: t[3] } }], options: { strict: false } } });
+    expect(await tagsOf(doc)).toEqual([t[0], t[1]]);
+  });
+
+  it('a {documentId, locale} item must name an existing localization of a localized target', async () => {
+    const writer = await http.create('writers', { name: 'w' });
+    const post = await http.create('posts', { title: 'p' });
+    const res = await http.put(`/api/writers/${writer}`, { posts: { connect: [{ documentId: post, locale: 'fr' }] } }, 400);
+    expectNotFound(res, post);
+    expect((res.error as { message: string }).message).toBe(`Document with id "${post}", locale "fr" not found`);
+    await http.put(`/api/writers/${writer}`, { posts: { connect: [{ documentId: post, locale: 'en' }] } });
+  });
+
   it('an unknown integer id is a 400 naming it', async () => {
     expectNotFound(await http.post('/api/posts', { title: 'p', tags: [987654] }, 400), '987654');
   });

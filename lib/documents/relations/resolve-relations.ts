@@ -15,14 +15,21 @@ export async function resolveRefs(engine: Engine, registry: Registry, target: st
   if (ids.length) {
     for (const row of await engine.find(collection, { id: { $in: ids } })) byId.set(row.id as number, row.documentId as string);
   }
-  const existing = new Set<string>();
+  // documentId -> the locales it exists in (a ref with a locale must name an existing localization).
+  const existing = new Map<string, Set<unknown>>();
   if (docIds.length) {
-    for (const row of await engine.find(collection, { documentId: { $in: docIds } }, { projection: { documentId: 1 } })) {
-      existing.add(row.documentId as string);
+    for (const row of await engine.find(collection, { documentId: { $in: docIds } }, { projection: { documentId: 1, locale: 1 } })) {
+      const locales = existing.get(row.documentId as string) ?? new Set();
+      existing.set(row.documentId as string, locales.add(row.locale));
     }
   }
+  const localized = registry.contentType(target).localized;
+  const exists = (r: RelationRef): boolean => {
+    const locales = existing.get(r.documentId!);
+    return locales !== undefined && (!localized || r.locale === undefined || r.locale === null || locales.has(r.locale));
+  };
   return refs.map((r) => {
-    const found = r.documentId !== undefined ? (existing.has(r.documentId) ? r.documentId : undefined) : byId.get(r.id!);
+    const found = r.documentId !== undefined ? (exists(r) ? r.documentId : undefined) : byId.get(r.id!);
     if (found === undefined) {
       throw new ValidationError(`Document with id "${r.documentId ?? r.id}", locale "${r.locale ?? 'null'}" not found`);
     }

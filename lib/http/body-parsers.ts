@@ -1,6 +1,7 @@
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import qs from 'qs';
 import { ApplicationError, PayloadTooLargeError } from '../errors';
+import { fromHttpClientError } from './error-handler';
 
 /** A JSON body that JSON.parse rejected: Strapi answers 400 with the parser's message and no `details`. */
 class JsonSyntaxError extends ApplicationError {
@@ -22,8 +23,7 @@ export function bodyParsers(limit: string | number): (RequestHandler | ErrorRequ
       (e as { details?: unknown }).details = undefined;
       return next(e);
     }
-    if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500) return next(new ApplicationError(err.message ?? 'Bad Request'));
-    next(err);
+    next(fromHttpClientError(err, true) ?? err);
   };
   return [json, urlencoded, onError];
 }

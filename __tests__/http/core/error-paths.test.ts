@@ -95,6 +95,14 @@ describe('routes', () => {
     expect(res.text).toBe('Method Not Allowed');
   });
 
+  it.each(['%E0%A4%A', '%', '%zz'])('a malformed percent-encoding in the documentId (%s): 400 BadRequestError JSON', async (id) => {
+    for (const method of ['get', 'put', 'delete'] as const) {
+      const res = await request(t.app)[method](`/api/makers/${id}`).send({ data: { title: 'x' } });
+      expectStrapiError(res, 400, 'BadRequestError', `Failed to decode param '${id}'`);
+      expect(res.body.error.details).toEqual({});
+    }
+  });
+
   it('a trailing slash reaches the route (misc.trailing-slash)', async () => {
     const res = await request(t.app).get('/api/makers/?pagination[pageSize]=1');
     expect(res.status).toBe(200);

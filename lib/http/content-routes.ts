@@ -25,10 +25,10 @@ export function contentRoutes(deps: ContentRoutesDeps): Router {
     if (ct.internal) continue;
     const c = controllers(deps, ct);
     if (ct.kind === 'collectionType') {
-      router.route(`/${ct.pluralName}`).get(c.find).post(c.create).all(methodNotAllowed);
-      router.route(`/${ct.pluralName}/:documentId`).get(c.findOne).put(c.update).delete(c.delete).all(methodNotAllowed);
+      router.route(`/${ct.pluralName}`).get(c.find).post(c.create).all(methodNotAllowed(['GET', 'POST']));
+      router.route(`/${ct.pluralName}/:documentId`).get(c.findOne).put(c.update).delete(c.delete).all(methodNotAllowed(['GET', 'PUT', 'DELETE']));
     } else {
-      router.route(`/${ct.singularName}`).get(c.findSingle).put(c.updateSingle).delete(c.deleteSingle).all(methodNotAllowed);
+      router.route(`/${ct.singularName}`).get(c.findSingle).put(c.updateSingle).delete(c.deleteSingle).all(methodNotAllowed(['GET', 'PUT', 'DELETE']));
     }
   }
   return router;

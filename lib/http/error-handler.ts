@@ -36,7 +36,22 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, next) => {
 /** 404 for any path no route matched. */
 export const notFound: RequestHandler = (_req, _res, next) => next(new NotFoundError());
 
-/** 405 text/plain for a known path with a method it does not serve (what Strapi's router answers). */
-export const methodNotAllowed: RequestHandler = (_req, res) => {
-  res.status(405).type('text/plain').send('Method Not Allowed');
-};
+/**
+ * What koa-router's `allowedMethods()` answers on a known path for a method it does not serve (as Strapi
+ * does): 405 text/plain "Method Not Allowed" with an `Allow` header, and 200 with an empty body for OPTIONS.
+ * `allowed` lists the served methods; HEAD is added in front when GET is served.
+ *
+ * @example
+ * router.route('/articles').get(find).post(create).all(methodNotAllowed(['GET', 'POST']));
+ */
+export function methodNotAllowed(allowed: readonly string[]): RequestHandler {
+  const allow = (allowed.includes('GET') ? ['HEAD', ...allowed] : [...allowed]).join(', ');
+  return (req, res) => {
+    res.set('Allow', allow);
+    if (req.method === 'OPTIONS') {
+      res.status(200).type('text/plain').send('');
+      return;
+    }
+    res.status(405).type('text/plain').send('Method Not Allowed');
+  };
+}

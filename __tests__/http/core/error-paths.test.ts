@@ -95,6 +95,17 @@ describe('routes', () => {
     expect(res.text).toBe('Method Not Allowed');
   });
 
+  it.each([
+    ['/api/makers', 'HEAD, GET, POST'],
+    ['/api/makers/abc', 'HEAD, GET, PUT, DELETE'],
+    ['/api/setting', 'HEAD, GET, PUT, DELETE'],
+  ])('%s: 405 carries an Allow header, OPTIONS answers 200 empty with it (koa-router allowedMethods)', async (url, allow) => {
+    const wrong = await request(t.app).patch(url);
+    expect([wrong.status, wrong.headers.allow]).toEqual([405, allow]);
+    const options = await request(t.app).options(url);
+    expect([options.status, options.headers.allow, options.text]).toEqual([200, allow, '']);
+  });
+
   it.each(['%E0%A4%A', '%', '%zz'])('a malformed percent-encoding in the documentId (%s): 400 BadRequestError JSON', async (id) => {
     for (const method of ['get', 'put', 'delete'] as const) {
       const res = await request(t.app)[method](`/api/makers/${id}`).send({ data: { title: 'x' } });

@@ -7,6 +7,7 @@ import type { Query, QueryContext } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { readDataPayload } from '../schema/validate-body';
 import { methodNotAllowed } from './error-handler';
+import { createKeyedLock, type KeyedLock } from './keyed-lock';
 import { getAbility, rawQueryString } from './request-context';
 import { sendData } from './send';
 
@@ -21,9 +22,10 @@ type Action = 'find' | 'findOne' | 'create' | 'update' | 'delete';
 /** The Content API routes of every content type (spec tables 4.1 and 4.2). */
 export function contentRoutes(deps: ContentRoutesDeps): Router {
   const router = Router();
+  const singleTypeLock = createKeyedLock();
   for (const ct of deps.registry.contentTypes.values()) {
     if (ct.internal) continue;
-    const c = controllers(deps, ct);
+    const c = controllers(deps, ct, singleTypeLock);
     if (ct.kind === 'collectionType') {
       router.route(`/${ct.pluralName}`).get(c.find).post(c.create).all(methodNotAllowed(['GET', 'POST']));
       router.route(`/${ct.pluralName}/:documentId`).get(c.findOne).put(c.update).delete(c.delete).all(methodNotAllowed(['GET', 'PUT', 'DELETE']));
@@ -34,7 +36,7 @@ export function contentRoutes(deps: ContentRoutesDeps): Router {
   return router;
 }
 
-function controllers(deps: ContentRoutesDeps, ct: ContentType) {
+function controllers(deps: ContentRoutesDeps, ct: ContentType, lock: KeyedLock) {
   const { registry } = deps;
   const guard = (req: Request, action: Action): Documents => {
     const ability = getAbility(req);
@@ -115,14 +117,20 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
       const docs = guard(req, 'update');
       const data = readDataPayload(req.body);
       const options = writeOptions(req);
-      const documentId = await singleDocumentId(deps.documents(ct.uid, getAbility(req)));
-      const doc = documentId ? await docs.update(documentId, data, options) : await docs.create(data, options);
+      // Find-or-create under a lock: two concurrent PUTs on a missing single type must not create two documents.
+      const doc = await lock(ct.uid, async () => {
+        const documentId = await singleDocumentId(deps.documents(ct.uid, getAbility(req)));
+        return documentId ? docs.update(documentId, data, options) : docs.create(data, options);
+      });
       sendData(req, res, registry, ct, 200, doc, {});
     }),
     deleteSingle: handle(async (req, res) => {
       const docs = guard(req, 'delete');
-      const documentId = await singleDocumentId(docs);
-      if (documentId) await docs.delete(documentId, { locale: writeOptions(req).locale });
+      const { locale } = writeOptions(req);
+      await lock(ct.uid, async () => {
+        const documentId = await singleDocumentId(docs);
+        if (documentId) await docs.delete(documentId, { locale });
+      });
       res.status(204).end();
     }),
   };

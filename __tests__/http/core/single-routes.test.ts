@@ -91,3 +91,18 @@ describe('single type without draft & publish', () => {
     expect(read.body.data).toEqual(expect.objectContaining({ siteName: 'S', mode: 'dark', id: res.body.data.id }));
   });
 });
+
+describe('concurrent writes to a missing single type', () => {
+  it('five parallel PUTs create one document and update it', async () => {
+    // The hook widens the window between "is there a document?" and the insert.
+    const slow = async (e: { data?: Record<string, unknown> }) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return e.data;
+    };
+    const app = await createTestApp({ lifecycles: { 'api::setting.setting': { beforeCreate: slow } } });
+    const puts = await Promise.all([0, 1, 2, 3, 4].map((i) => request(app.app).put('/api/setting').send({ data: { siteName: `S${i}` } })));
+    expect(puts.map((r) => [r.status, r.body.data.documentId])).toEqual([0, 1, 2, 3, 4].map(() => [200, 'doc0001']));
+    const all = await app.router.documents('api::setting.setting').findMany('');
+    expect(all.data.map((d) => d.documentId)).toEqual(['doc0001']);
+  });
+});

@@ -279,6 +279,17 @@ export function runEngineContract(
         await compare(correlated('$eq', 'documentId', 'author'));
       });
 
+      it('list shapes of the compiler: scope $match, $sort, page $facet, relation-filter semi-joins', async () => {
+        const page = { $facet: { data: [{ $skip: 1 }, { $limit: 2 }], total: [{ $count: 'count' }] } };
+        await compare([{ $match: { _status: 'published', locale: null } }, { $sort: { id: 1 } }, page]);
+        await compare([{ $match: { _status: 'published' } }, { $sort: { title: -1, id: 1 } }, page]);
+        await compare([{ $match: { _status: 'published' } }, { $sort: { views: -1, id: 1 } }, { $limit: 1 }]);
+        const authorsNamed = { $lookup: { from: B, pipeline: [{ $match: { name: { $in: ['Ann', 'Cy'] } } }, { $project: { _id: 0, documentId: 1 } }], as: '__rf1' } };
+        await compare([{ $match: { _status: 'published' } }, authorsNamed, { $match: { $expr: { $in: ['$author', '$__rf1.documentId'] } } }, { $unset: ['__rf1'] }, { $sort: { id: 1 } }, page]);
+        const anyAuthor = { $expr: { $gt: [{ $size: { $setIntersection: [{ $ifNull: ['$authors', []] }, '$__rf1.documentId'] } }, 0] } };
+        await compare([{ $match: { _status: 'published' } }, authorsNamed, { $match: anyAuthor }, { $unset: ['__rf1'] }, { $sort: { id: -1 } }, page]);
+      });
+
       it('a first $match on documentId or id selects through the index', async () => {
         await compare([{ $match: { documentId: 'd3', _status: 'published' } }, ...correlated('$in', 'documentId', 'authors')]);
         await compare([{ $match: { id: { $in: [4, 2] } } }, { $sort: { id: -1 } }]);

@@ -7,8 +7,9 @@ import { DurableFile } from './durable-file';
 import { createFastLookup } from './fast-lookup';
 import { replayRecord, type JournalOp } from './journal-record';
 import { MemoryCollection } from './memory-collection';
-import { Aggregator, createContext } from './mingo-runtime';
+import { createContext } from './mingo-runtime';
 import { createObjectId } from './object-id';
+import { runPipeline, type PipelineRuntime } from './run-pipeline';
 import { selectCandidates } from './select-candidates';
 
 const debug = createDebug('content-router:engine:memory');
@@ -53,6 +54,7 @@ class MemoryEngine implements Engine {
   private readonly collections = new Map<string, MemoryCollection>();
   private readonly txScope = new AsyncLocalStorage<TxState>();
   private readonly mingoOptions;
+  private readonly runtime: PipelineRuntime;
   private queue: Promise<unknown> = Promise.resolve();
   private active: Promise<unknown> | null = null;
   private loading: Promise<void> | null = null;
@@ -65,6 +67,7 @@ class MemoryEngine implements Engine {
       context: createContext(createFastLookup((name) => this.collections.get(name))),
       collectionResolver: (name: string) => this.collection(name).all() as Row[],
     };
+    this.runtime = { options: this.mingoOptions, collection: (name) => this.collection(name) };
   }
 
   async init(collections: readonly { name: string; indexes: readonly IndexSpec[] }[]): Promise<void> {
@@ -75,10 +78,7 @@ class MemoryEngine implements Engine {
   async aggregate(collection: string, pipeline: Pipeline): Promise<Row[]> {
     await this.readable();
     this.stats.aggregate++;
-    const first = pipeline[0]?.$match;
-    const col = this.collection(collection);
-    const source = isPlainObject(first) ? selectCandidates(col, first) : col.all();
-    return deepCopy(new Aggregator(pipeline, this.mingoOptions).run(source) as Row[]);
+    return deepCopy(runPipeline(this.runtime, this.collection(collection), pipeline));
   }
 
   async find(collection: string, filter: Filter, options: FindOptions = {}): Promise<Row[]> {
@@ -253,8 +253,4 @@ class MemoryEngine implements Engine {
     for (const record of state.records) replayRecord(record, (name) => this.collection(name));
     this.file = file;
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

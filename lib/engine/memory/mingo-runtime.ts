@@ -16,6 +16,8 @@ export const { Aggregator } = require('mingo/aggregator') as typeof import('ming
 export const { evalExpr } = require('mingo/core') as typeof import('mingo/types/core');
 export type { Iterator } from 'mingo/types/lazy';
 export type { LookupOperator, Options };
+/** The options `Query` and `Aggregator` take. */
+export type QueryOptions = Partial<Options>;
 
 const accumulator = require('mingo/operators/accumulator') as typeof import('mingo/types/operators/accumulator');
 const expression = require('mingo/operators/expression') as typeof import('mingo/types/operators/expression');

@@ -1,0 +1,163 @@
+import { aggregate as mingoAggregate } from 'mingo';
+import { memoryEngine, type Engine, type Pipeline, type Row } from '../../../lib/engine';
+
+/**
+ * The memory engine's fast paths (run-pipeline, match-rows, sort-rows, semi-join) on edge cases a MongoDB
+ * server would not accept or order the same way: the answer must be exactly plain mingo's on the same rows.
+ */
+describe('memory engine fast paths give plain mingo results', () => {
+  let engine: Engine;
+
+  const articles = (): Row[] => [
+    { id: 3, documentId: 'd3', _status: 'published', locale: 'en', title: 'b', views: 2, author: 'a1', tags: ['x', 'y'], cats: ['c1'] },
+    { id: 1, documentId: 'd1', _status: 'published', locale: 'en', title: 'a', views: 2, author: null, tags: 'x', cats: null },
+    { id: 2, documentId: 'd2', _status: 'draft', locale: 'en', title: 'b', views: -0, author: 'a2', cats: ['c2', 'c1'] },
+    { id: 4, documentId: 'd4', _status: 'published', locale: 'fr', title: 'B', views: 10, author: 7, tags: [['x']], cats: 'c1' },
+    { id: 5, documentId: 'd5', _status: 'published', title: 'é', views: 1.5, author: ['a1'], cats: [null, 'c2'] },
+    { id: 6, documentId: 'd6', _status: 'published', locale: 'en', title: 10, views: null, author: 'a3', constructor: 'x' },
+  ];
+  const authors = (): Row[] => [
+    { id: 1, documentId: 'a1', name: 'Ann' },
+    { id: 2, documentId: 'a2', name: 'Bob' },
+    { id: 3, documentId: null, name: 'Nul' },
+    { id: 4, documentId: 7, name: 'Seven' },
+    { id: 5, name: 'Missing' },
+  ];
+
+  beforeEach(async () => {
+    engine = memoryEngine();
+    await engine.insertMany('articles', articles());
+    await engine.insertMany('authors', authors());
+  });
+  afterEach(() => engine.close());
+
+  async function expectMingo(pipeline: Pipeline): Promise<Row[]> {
+    const stored = new Map([['articles', await engine.find('articles', {})], ['authors', await engine.find('authors', {})]]);
+    let expected: Row[] | Error;
+    try {
+      expected = mingoAggregate(stored.get('articles')!, pipeline, { scriptEnabled: false, collectionResolver: (n: string) => stored.get(n) ?? [] });
+    } catch (error) {
+      expected = error as Error;
+    }
+    if (expected instanceof Error) {
+      await expect(engine.aggregate('articles', pipeline)).rejects.toThrow();
+      return [];
+    }
+    const actual = await engine.aggregate('articles', pipeline);
+    expect(actual).toEqual(expected);
+    return actual;
+  }
+
+  const page = (skip: number, limit: number, rest: Pipeline = []): Row => ({ $facet: { data: [{ $skip: skip }, { $limit: limit }, ...rest], total: [{ $count: 'count' }] } });
+
+  it.each<[string, Row]>([
+    ['status and locale', { _status: 'published', locale: 'en' }],
+    ['array membership and scalar equality', { tags: 'x' }],
+    ['a nested array is not a member', { tags: ['x'] }],
+    ['numbers, -0 and 0', { views: 0 }],
+    ['a number never equals a string', { author: 7 }],
+    ['an Object.prototype key', { constructor: 'x' }],
+    ['null (mingo path)', { locale: null }],
+    ['operators mixed with equalities', { _status: 'published', views: { $gte: 2 } }],
+    ['indexed documentId and id', { documentId: { $in: ['d4', 'd1'] }, id: 4 }],
+  ])('first $match: %s', async (_name, match) => {
+    await expectMingo([{ $match: match }]);
+    await expectMingo([{ $match: match }, { $sort: { id: 1 } }, page(0, 2)]);
+  });
+
+  it.each<[string, Record<string, number>]>([
+    ['id (natural order is not id order here)', { id: 1 }],
+    ['title desc, ties in input order', { title: -1 }],
+    ['title then id', { title: 1, id: -1 }],
+    ['numbers with -0 and null (mingo path)', { views: 1 }],
+    ['mixed strings and numbers (mingo path)', { title: 1, id: 1 }],
+    ['a dotted path (mingo path)', { 'a.b': 1, id: 1 }],
+  ])('$sort then page facet, $limit, or nothing: %s', async (_name, sort) => {
+    const published = { $match: { _status: 'published' } };
+    const strings = { $match: { title: { $type: 'string' } } };
+    for (const match of [published, strings]) {
+      for (const [skip, limit] of [[0, 1], [1, 2], [0, 100], [9, 3]] as const) await expectMingo([match, { $sort: sort }, page(skip, limit)]);
+      await expectMingo([match, { $sort: sort }, { $limit: 2 }]);
+      await expectMingo([match, { $sort: sort }]);
+      await expectMingo([match, { $sort: sort }, { $limit: 0 }]);
+    }
+  });
+
+  it('top-k of a large input: bounded buffer, ties, every page', async () => {
+    const titles = ['m', 'a', 'z', 'k', 'a', 'q'];
+    await engine.insertMany('articles', Array.from({ length: 300 }, (_, i) => ({
+      id: 1000 - i, documentId: `x${i}`, _status: 'published', title: titles[(i * 7) % titles.length], views: (i * 37) % 11,
+    })));
+    const published = { $match: { _status: 'published', title: { $type: 'string' } } };
+    for (const sort of [{ title: -1 }, { title: 1, views: -1 }, { views: 1, title: -1, id: 1 }, { id: -1 }, { id: 1 }]) {
+      for (const [skip, limit] of [[0, 5], [10, 10], [290, 25]] as const) await expectMingo([published, { $sort: sort }, page(skip, limit)]);
+      await expectMingo([published, { $sort: sort }, { $limit: 3 }]);
+    }
+  });
+
+  it('page facets: empty input, key order, count only, stages after the facet, invalid forms', async () => {
+    const none = { $match: { _status: 'nope' } };
+    const rows = await expectMingo([none, { $sort: { id: 1 } }, page(0, 10)]);
+    expect(rows).toEqual([{ data: [], total: [{ count: 0 }] }]);
+    await expectMingo([{ $sort: { id: 1 } }, { $facet: { total: [{ $count: 'n' }], data: [{ $skip: 1 }, { $limit: 2 }, { $project: { title: 1 } }] } }]);
+    await expectMingo([{ $sort: { id: 1 } }, { $facet: { data: [{ $skip: 0 }, { $limit: 2 }] } }, { $project: { n: { $size: '$data' } } }]);
+    await expectMingo([{ $facet: { data: [{ $skip: 0 }, { $limit: 0 }] } }]);
+    await expectMingo([{ $facet: { a: [{ $limit: 1 }], b: [{ $count: 'x' }] } }]);
+    await expectMingo([{ $sort: { id: 1 } }, { $facet: { data: [{ $skip: 1 }, { $limit: 1 }], t: [{ $count: '$bad' }] } }]);
+  });
+
+  const lookup = (match: Row): Pipeline => [
+    { $match: { _status: 'published' } },
+    { $lookup: { from: 'authors', pipeline: [{ $match: match }, { $project: { _id: 0, documentId: 1 } }], as: '__rf1' } },
+  ];
+
+  it.each<[string, Row, Row]>([
+    ['to-one $in', { name: { $in: ['Ann', 'Seven'] } }, { $expr: { $in: ['$author', '$__rf1.documentId'] } }],
+    ['keys with null and a missing key', {}, { $expr: { $in: ['$author', '$__rf1.documentId'] } }],
+    ['to-many intersection', { name: { $ne: 'Bob' } }, { $expr: { $gt: [{ $size: { $setIntersection: [{ $ifNull: ['$cats', []] }, '$__rf1.documentId'] } }, 0] } }],
+    ['$nor, $or and $and around it', { name: 'Ann' }, { $or: [{ $nor: [{ $expr: { $in: ['$author', '$__rf1.documentId'] } }] }, { $and: [{ views: 2 }] }] }],
+    ['other $expr shapes', { name: 'Ann' }, { $expr: { $in: [{ $toString: '$author' }, '$__rf1.documentId'] } }],
+  ])('relation filter semi-join: %s', async (_name, targetMatch, match) => {
+    await expectMingo([...lookup(targetMatch), { $match: match }, { $unset: ['__rf1'] }, { $sort: { id: 1 } }, page(0, 10)]);
+    await expectMingo([...lookup(targetMatch), { $match: match }, { $unset: '__rf1' }]);
+    await expectMingo([...lookup(targetMatch), { $match: match }, { $unset: ['__rf1', 'title'] }]);
+    await expectMingo([...lookup(targetMatch), { $match: match }]);
+  });
+
+  it('to-many intersection with non-array values goes to mingo', async () => {
+    await engine.insertMany('articles', [{ id: 9, documentId: 'd9', _status: 'published', cats: ['c1', { a: 1 }] }]);
+    await expectMingo([...lookup({}), { $match: { $expr: { $gt: [{ $size: { $setIntersection: [{ $ifNull: ['$author', []] }, '$__rf1.documentId'] } }, 0] } } }, { $unset: ['__rf1'] }]);
+  });
+
+  it('sees every write: cached match results and sort plans are dropped', async () => {
+    const pipeline = [{ $match: { _status: 'published', locale: 'en' } }, { $sort: { id: 1 } }, page(0, 10)];
+    await expectMingo(pipeline);
+    await engine.insertMany('articles', [{ id: 0, documentId: 'd0', _status: 'published', locale: 'en' }]);
+    await expectMingo(pipeline);
+    await engine.updateMany('articles', { id: 3 }, { $set: { locale: 'fr' } });
+    await expectMingo(pipeline);
+    await engine.deleteMany('articles', { id: 1 });
+    await expectMingo(pipeline);
+    await engine.transaction(async () => {
+      await engine.insertMany('articles', [{ id: 8, documentId: 'd8', _status: 'published', locale: 'en' }]);
+      await expectMingo(pipeline);
+    });
+    await expectMingo(pipeline);
+    const failing = engine.transaction(async () => {
+      await engine.deleteMany('articles', {});
+      await expectMingo(pipeline);
+      throw new Error('rollback');
+    });
+    await expect(failing).rejects.toThrow('rollback');
+    const rows = await expectMingo(pipeline);
+    expect((rows[0]!.data as Row[]).length).toBeGreaterThan(0);
+  });
+
+  it('results are copies: mutating them changes nothing stored or cached', async () => {
+    const pipeline = [{ $match: { _status: 'published' } }, { $sort: { id: 1 } }, page(0, 10)];
+    const [first] = await engine.aggregate('articles', pipeline);
+    (first!.data as Row[])[0]!.title = 'mutated';
+    (first!.data as Row[]).pop();
+    await expectMingo(pipeline);
+  });
+});

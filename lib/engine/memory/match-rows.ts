@@ -1,0 +1,73 @@
+import { Query } from 'mingo';
+import type { Filter, Row } from '../types';
+import { isIndexable, type IndexableValue } from './field-index';
+import type { MemoryCollection } from './memory-collection';
+import type { QueryOptions } from './mingo-runtime';
+import { selectCandidates } from './select-candidates';
+
+/** Keys mingo's `getValue` treats specially (Object.prototype members); never fast-pathed. */
+const PROTO_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** A row predicate that gives exactly mingo's answer. */
+export type RowTest = (row: Row) => boolean;
+
+/**
+ * Compiles a query filter into a predicate: plain equalities on top-level fields with a string, boolean or
+ * finite number (`{ _status: 'published', locale: 'en' }`) are tested directly (`===`, or membership when the
+ * stored value is an array, as MongoDB does); every other key goes to a mingo `Query` of those keys only. A
+ * filter is the conjunction of its keys, so the split gives mingo's answer.
+ *
+ * @example
+ * compileRowTest({ _status: 'published', views: { $gt: 3 } }, options)({ _status: 'published', views: 4 }) // true
+ */
+export function compileRowTest(filter: Filter, options: QueryOptions): RowTest {
+  const equalities: [string, IndexableValue][] = [];
+  const rest: Filter = {};
+  for (const [key, value] of Object.entries(filter)) {
+    if (isPlainField(key) && isIndexable(value)) equalities.push([key, value]);
+    else rest[key] = value;
+  }
+  const query = Object.keys(rest).length > 0 ? new Query(rest, options) : null;
+  const keys = equalities.map(([key]) => key);
+  const values = equalities.map(([, value]) => value);
+  return (row) => {
+    for (let i = 0; i < keys.length; i++) {
+      const stored = row[keys[i]!];
+      if (stored !== values[i] && !(Array.isArray(stored) && Object.hasOwn(row, keys[i]!) && stored.includes(values[i]))) return false;
+    }
+    return query === null || query.test(row);
+  };
+}
+
+/** A top-level field name mingo resolves as a plain own property. */
+export function isPlainField(key: string): boolean {
+  return key.length > 0 && !key.startsWith('$') && !key.includes('.') && !PROTO_KEYS.has(key);
+}
+
+/**
+ * The rows of `collection` matching `filter`, in natural order: index-selected candidates (see
+ * select-candidates) tested with {@link compileRowTest}. The result of a filter made only of plain equalities
+ * (a read scope such as `{ _status: 'published', locale: 'en' }`) is kept until the next write to the
+ * collection. The array is shared: never mutate it.
+ */
+export function matchRows(collection: MemoryCollection, filter: Filter, options: QueryOptions): readonly Row[] {
+  const pure = Object.entries(filter).every(([key, value]) => isPlainField(key) && isIndexable(value));
+  if (!pure) return selectCandidates(collection, filter).filter(compileRowTest(filter, options));
+  let cache = cached.get(collection);
+  if (cache?.version !== collection.version) {
+    cache = { version: collection.version, results: new Map() };
+    cached.set(collection, cache);
+  }
+  const key = JSON.stringify(filter);
+  let rows = cache.results.get(key);
+  if (!rows) {
+    rows = selectCandidates(collection, filter).filter(compileRowTest(filter, options));
+    if (cache.results.size >= MAX_CACHED) cache.results.clear();
+    cache.results.set(key, rows);
+  }
+  return rows;
+}
+
+/** Results of plain-equality filters per collection, valid while the collection's `version` is unchanged. */
+const cached = new WeakMap<MemoryCollection, { version: number; results: Map<string, readonly Row[]> }>();
+const MAX_CACHED = 256;

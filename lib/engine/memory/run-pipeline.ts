@@ -1,0 +1,161 @@
+import type { Pipeline, Row } from '../types';
+import { deepCopy } from './deep-copy';
+import { planLookup } from './fast-lookup';
+import { compileRowTest, matchRows } from './match-rows';
+import type { MemoryCollection } from './memory-collection';
+import { Aggregator, type QueryOptions } from './mingo-runtime';
+import { compileJoinedTest } from './semi-join';
+import { firstSorted, planSort } from './sort-rows';
+
+type Stage = Record<string, unknown>;
+
+/** What the runner needs from the engine. */
+export interface PipelineRuntime {
+  readonly options: QueryOptions;
+  collection(name: string): MemoryCollection;
+}
+
+/** A page facet: `{ [data]: [$skip, $limit, ...rest], [total]?: [{ $count: name }] }`. */
+interface PageFacet {
+  skip: number;
+  limit: number;
+  rest: Pipeline;
+  keys: { name: string; count?: string }[];
+}
+
+/**
+ * Runs an aggregation pipeline on a collection with the result mingo gives on the whole collection, faster
+ * for the shapes the pipeline compiler emits (pipeline/compile-find):
+ * - a first `$match` through the indexes and a direct test of plain equalities (match-rows);
+ * - relation-filter lookups + `$match` + `$unset` as a semi-join on key sets (semi-join);
+ * - `$sort` followed by `$limit` or by a page `$facet`: only the first `skip + limit` rows are ordered, none when
+ *   the rows are already in order (natural order is `id` order), and the `$count` is the number of rows;
+ * Every other stage runs in mingo, one stage at a time (stages are independent transforms of the row stream).
+ *
+ * @example
+ * runPipeline(runtime, runtime.collection('articles'), [{ $match: { _status: 'published' } }, { $sort: { id: 1 } }])
+ */
+export function runPipeline(rt: PipelineRuntime, col: MemoryCollection, pipeline: Pipeline): Row[] {
+  let rows: readonly Row[] = col.all();
+  let i = 0;
+  const first = pipeline[0] && onlyKey(pipeline[0], '$match');
+  if (isObject(first)) {
+    rows = matchRows(col, first, rt.options);
+    i = 1;
+  }
+  while (i < pipeline.length) {
+    const stage = pipeline[i]!;
+    const semi = semiJoin(rt, rows, pipeline, i);
+    if (semi) {
+      [rows, i] = semi;
+      continue;
+    }
+    const match = onlyKey(stage, '$match');
+    const sort = onlyKey(stage, '$sort');
+    const facet = pageFacet(stage);
+    if (isObject(match)) {
+      rows = rows.filter(compileRowTest(match, rt.options));
+    } else if (isObject(sort)) {
+      const plan = planSort(rows, sort);
+      if (!plan) {
+        rows = mingo(rt, rows, [stage]);
+      } else {
+        const next = pipeline[i + 1];
+        const limit = next ? onlyKey(next, '$limit') : undefined;
+        const nextFacet = next ? pageFacet(next) : null;
+        if (nextFacet) {
+          const all = rows;
+          rows = [runFacet(rt, all, nextFacet, (k) => firstSorted(all, plan, k))];
+          i++;
+        } else if (isCount(limit) && limit > 0) {
+          rows = firstSorted(rows, plan, limit);
+          i++;
+        } else {
+          rows = firstSorted(rows, plan);
+        }
+      }
+    } else if (facet) {
+      const all = rows;
+      rows = [runFacet(rt, all, facet, (k) => all.slice(0, k))];
+    } else {
+      rows = mingo(rt, rows, [stage]);
+    }
+    i++;
+  }
+  return rows as Row[];
+}
+
+function mingo(rt: PipelineRuntime, rows: readonly Row[], stages: Pipeline): Row[] {
+  return new Aggregator(stages, rt.options).run(rows as Row[]) as Row[];
+}
+
+function runFacet(rt: PipelineRuntime, rows: readonly Row[], facet: PageFacet, first: (k: number) => Row[]): Row {
+  const page = first(facet.skip + facet.limit).slice(facet.skip);
+  const out: Row = {};
+  for (const key of facet.keys) {
+    out[key.name] = key.count !== undefined ? [{ [key.count]: rows.length }] : mingo(rt, deepCopy(page), facet.rest);
+  }
+  return out;
+}
+
+/**
+ * `[...uncorrelated $lookup into T1..Tn, $match, $unset [T1..Tn]]` at `from`: the matching rows (stored rows,
+ * without temps, as after the `$unset`) and the index of the next stage; null for any other shape.
+ */
+function semiJoin(rt: PipelineRuntime, rows: readonly Row[], pipeline: Pipeline, from: number): [Row[], number] | null {
+  const joined = new Map<string, Row[]>();
+  let i = from;
+  for (; i < pipeline.length; i++) {
+    const lookup = onlyKey(pipeline[i]!, '$lookup');
+    if (!isObject(lookup)) break;
+    const expr = lookup as { from?: unknown; as?: unknown; pipeline?: unknown };
+    if (typeof expr.from !== 'string' || typeof expr.as !== 'string' || joined.has(expr.as) || planLookup(lookup as never)?.kind !== 'uncorrelated') return null;
+    joined.set(expr.as, []);
+  }
+  const match = pipeline[i] && onlyKey(pipeline[i]!, '$match');
+  const unset = pipeline[i + 1] && onlyKey(pipeline[i + 1]!, '$unset');
+  const names = typeof unset === 'string' ? [unset] : unset;
+  if (joined.size === 0 || !isObject(match) || !Array.isArray(names)) return null;
+  if (names.length !== joined.size || !names.every((n) => typeof n === 'string' && joined.has(n))) return null;
+  for (let j = from; j < i; j++) {
+    const lookup = pipeline[j]!.$lookup as { from: string; as: string; pipeline: Pipeline };
+    joined.set(lookup.as, runPipeline(rt, rt.collection(lookup.from), lookup.pipeline));
+  }
+  const test = compileJoinedTest(match, joined, rt.options);
+  return [rows.filter(test), i + 2];
+}
+
+function pageFacet(stage: Stage): PageFacet | null {
+  const facet = onlyKey(stage, '$facet');
+  if (!isObject(facet)) return null;
+  let found: { skip: number; limit: number; rest: Pipeline } | null = null;
+  const keys: PageFacet['keys'] = [];
+  for (const [name, sub] of Object.entries(facet)) {
+    if (!Array.isArray(sub)) return null;
+    const count = sub.length === 1 && isObject(sub[0]) ? onlyKey(sub[0], '$count') : undefined;
+    if (typeof count === 'string' && /^[^$.]+$/.test(count) && count.trim().length > 0) {
+      keys.push({ name, count });
+      continue;
+    }
+    const skip = isObject(sub[0]) ? onlyKey(sub[0], '$skip') : undefined;
+    const limit = isObject(sub[1]) ? onlyKey(sub[1], '$limit') : undefined;
+    if (found || !isCount(skip) || !isCount(limit) || limit === 0) return null;
+    found = { skip, limit, rest: sub.slice(2) as Pipeline };
+    keys.push({ name });
+  }
+  return found ? { ...found, keys } : null;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The value of `stage` when `key` is its only key. */
+function onlyKey(stage: Stage, key: string): unknown {
+  const keys = Object.keys(stage);
+  return keys.length === 1 && keys[0] === key ? stage[key] : undefined;
+}

@@ -1,7 +1,7 @@
 // Architecture rules (STYLE.md): imports only go down the pipeline, no cycles, and each driver library
 // stays in its one folder. `npm run lint`.
 const tseslint = require('typescript-eslint');
-const importX = require('eslint-plugin-import-x');
+const importPlugin = require('eslint-plugin-import');
 
 const DRIVERS = 'express only in lib/http, mongoose only in lib/engine/mongo, mingo only in lib/engine/memory';
 const restrict = (names, message) => ({
@@ -13,11 +13,11 @@ module.exports = [
   {
     files: ['lib/**/*.ts'],
     languageOptions: { parser: tseslint.parser },
-    plugins: { 'import-x': importX, '@typescript-eslint': tseslint.plugin },
-    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.js'] } } },
+    plugins: { import: importPlugin, '@typescript-eslint': tseslint.plugin },
+    settings: { 'import/resolver': { node: { extensions: ['.ts', '.js'] } } },
     rules: {
-      'import-x/no-cycle': 'error',
-      'import-x/no-restricted-paths': [
+      'import/no-cycle': 'error',
+      'import/no-restricted-paths': [
         'error',
         {
           zones: [

@@ -67,7 +67,9 @@ export function compileScalarFilter(path: string, attribute: ScalarAttribute, op
   if (attribute.type === 'json' || attribute.type === 'blocks') {
     const paths = (attribute.type === 'blocks' ? BLOCKS_TEXT_PATHS : ['']).map((suffix) => ({ [`${path}${suffix}`]: pattern }));
     const any = paths.length === 1 ? paths[0]! : { $or: paths };
-    return negated ? { $nor: [any] } : any;
+    if (!negated) return any;
+    // As for strings: `$nei` keeps null values, the other negated operators drop them (SQL `NOT LIKE` on NULL).
+    return operator === '$nei' ? { $nor: [any] } : { $nor: [any], [path]: { $ne: null } };
   }
   if (!negated) return { [path]: pattern };
   return operator === '$nei' ? { [path]: { $not: pattern } } : { [path]: { $not: pattern, $ne: null } };

@@ -102,7 +102,7 @@ export async function seedQueryFixture(): Promise<QueryFixture> {
     articles[a.key] = await send('post', a.state === 'draft' ? '/api/articles?status=draft' : '/api/articles', articleData(a, ids));
   }
   for (const a of ARTICLES) {
-    if (a.fr) await send('put', `/api/articles/${articles[a.key]}?locale=fr`, { ...a.fr });
+    if (a.fr) await send('put', `/api/articles/${articles[a.key]}?locale=fr`, { ...a.fr, slug: a.key });
     if (a.state === 'edited') await send('put', `/api/articles/${articles[a.key]}?status=draft`, { title: `Draft of ${a.title}` });
   }
   const get = async (url: string, status = 200): Promise<Json> => expectStatus(await request(app).get(url).set(auth), status, `GET ${url}`);

@@ -279,6 +279,24 @@ export function runEngineContract(
         await compare(correlated('$eq', 'documentId', 'author'));
       });
 
+      it('relation order stages after a correlated key match (positions, ties by id, non-numeric ids)', async () => {
+        const ordered = (extra: Pipeline = []): Pipeline => [{
+          $lookup: {
+            from: B, let: { ids: { $ifNull: ['$authors', []] } },
+            pipeline: [
+              { $match: { $expr: { $in: ['$documentId', '$$ids'] } } },
+              { $addFields: { __o1: { $indexOfArray: ['$$ids', '$documentId'] } } }, { $sort: { __o1: 1, id: 1 } }, { $unset: ['__o1'] },
+              ...extra,
+            ],
+            as: 'joined',
+          },
+        }];
+        await compare(ordered());
+        await compare(ordered([{ $project: { _id: 0, name: 1 } }]));
+        await engine.insertMany(B, [{ id: 'x', documentId: 'a3', name: 'string id' }]);
+        await compare(ordered());
+      });
+
       it('list shapes of the compiler: scope $match, $sort, page $facet, relation-filter semi-joins', async () => {
         const page = { $facet: { data: [{ $skip: 1 }, { $limit: 2 }], total: [{ $count: 'count' }] } };
         await compare([{ $match: { _status: 'published', locale: null } }, { $sort: { id: 1 } }, page]);

@@ -1,4 +1,5 @@
 import type { Row } from '../types';
+import { isIndexable } from './field-index';
 import type { MemoryCollection } from './memory-collection';
 import { Lazy, evalExpr, pipelineOperators, type Iterator, type LookupOperator, type Options } from './mingo-runtime';
 
@@ -62,14 +63,64 @@ export function createFastLookup(resolve: (name: string) => MemoryCollection | u
     const from = typeof expr.from === 'string' ? resolve(expr.from) : undefined;
     if (plan?.kind !== 'correlated' || !from) return pipelineOperators.$lookup(coll, expr, options);
     const index = from.index(plan.field);
+    const pipeline = expr.pipeline as Record<string, unknown>[];
+    const rest = pipeline.slice(1);
+    const order = planOrder(rest, plan.variable);
+    const afterOrder = order ? rest.slice(3) : rest;
     return coll.map((obj) => {
       const vars = evalExpr(obj, expr.let, options) as Record<string, unknown>;
       const value = vars[plan.variable];
       const values = plan.operator === '$eq' ? [value] : Array.isArray(value) ? value : null;
       const selected = values ? index.select(values) : null;
-      return lookupOne(obj, selected ? { ...expr, from: selected } : expr, options);
+      if (!selected) return lookupOne(obj, expr, options);
+      if (!selected.every((row) => isIndexable(row[plan.field]) && Object.hasOwn(row, plan.field))) return lookupOne(obj, { ...expr, from: selected }, options);
+      // Every selected row holds a scalar key in `values`: the key `$match` keeps them all.
+      const ordered = order ? orderRows(selected, values!, order) : selected;
+      if (!ordered) return lookupOne(obj, { ...expr, from: selected, pipeline: rest }, options);
+      if (afterOrder.length === 0) return { ...(obj as Row), [expr.as]: ordered };
+      return lookupOne(obj, { ...expr, from: ordered, pipeline: afterOrder }, options);
     });
   };
+}
+
+/**
+ * The relation-order stages of pipeline/compile-populate right after the key `$match`:
+ * `[{ $addFields: { o: { $indexOfArray: ['$$<var>', '$<key>'] } } }, { $sort: { o: 1, id: 1 } }, { $unset: ['o'] }]`.
+ */
+function planOrder(stages: readonly Record<string, unknown>[], variable: string): { key: string; temp: string } | null {
+  const [add, sort, unset] = stages;
+  const fields = add ? onlyKey(add, '$addFields') : null;
+  const names = fields ? Object.keys(fields) : [];
+  const temp = names.length === 1 ? names[0] : undefined;
+  if (!fields || temp === undefined) return null;
+  const spec = fields[temp];
+  const args = spec !== null && typeof spec === 'object' && Object.keys(spec).length === 1 ? (spec as Record<string, unknown>).$indexOfArray : undefined;
+  if (!Array.isArray(args) || args.length !== 2 || args[0] !== `$$${variable}`) return null;
+  const keyRef: unknown = args[1];
+  if (typeof keyRef !== 'string' || !/^\$[^$.][^.]*$/.test(keyRef)) return null;
+  if (JSON.stringify(sort) !== JSON.stringify({ $sort: { [temp]: 1, id: 1 } })) return null;
+  if (JSON.stringify(unset) !== JSON.stringify({ $unset: [temp] })) return null;
+  return { key: keyRef.slice(1), temp };
+}
+
+/**
+ * `rows` ordered by the position of their `key` in `ids`, then by numeric `id` (stable), as the order stages
+ * give; null when a row has no numeric id or its key is not in `ids` (mingo decides then).
+ */
+function orderRows(rows: readonly Row[], ids: readonly unknown[], { key, temp }: { key: string; temp: string }): Row[] | null {
+  const position = new Map<unknown, number>();
+  ids.forEach((id, i) => {
+    if (!position.has(id)) position.set(id, i);
+  });
+  const keyed: [number, number, Row][] = [];
+  for (const row of rows) {
+    const at = position.get(row[key]);
+    const id = row.id;
+    if (at === undefined || Object.hasOwn(row, temp) || typeof id !== 'number' || !Number.isFinite(id) || Object.is(id, -0)) return null;
+    keyed.push([at, id, row]);
+  }
+  keyed.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return keyed.map(([, , row]) => row);
 }
 
 function uncorrelated(coll: Iterator, expr: LookupExpr, options: Options): Iterator {

@@ -129,6 +129,28 @@ describe('memory engine fast paths give plain mingo results', () => {
     await expectMingo([...lookup({}), { $match: { $expr: { $gt: [{ $size: { $setIntersection: [{ $ifNull: ['$author', []] }, '$__rf1.documentId'] } }, 0] } } }, { $unset: ['__rf1'] }]);
   });
 
+  it('correlated lookups on null, missing and array keys, and the order stages, after writes', async () => {
+    const byAuthor: Pipeline = [{ $lookup: { from: 'authors', let: { v: '$author' }, pipeline: [{ $match: { $expr: { $eq: ['$documentId', '$$v'] } } }], as: 'a' } }];
+    const ordered: Pipeline = [{
+      $lookup: {
+        from: 'authors', let: { ids: { $ifNull: ['$cats', []] } },
+        pipeline: [
+          { $match: { $expr: { $in: ['$documentId', '$$ids'] } } },
+          { $addFields: { __o1: { $indexOfArray: ['$$ids', '$documentId'] } } }, { $sort: { __o1: 1, id: 1 } }, { $unset: ['__o1'] },
+        ],
+        as: 'c',
+      },
+    }];
+    await expectMingo(byAuthor);
+    await expectMingo(ordered);
+    await engine.insertMany('authors', [{ id: 6, documentId: 'c1', name: 'C', __o1: 'kept?' }, { id: 7, documentId: 'c2' }, { id: 0, documentId: 'c1' }]);
+    await engine.updateMany('authors', { id: 1 }, { $set: { documentId: null } });
+    await engine.updateMany('authors', { id: 3 }, { $set: { documentId: 'a1' } });
+    await engine.deleteMany('authors', { id: 5 });
+    await expectMingo(byAuthor);
+    await expectMingo(ordered);
+  });
+
   it('sees every write: cached match results and sort plans are dropped', async () => {
     const pipeline = [{ $match: { _status: 'published', locale: 'en' } }, { $sort: { id: 1 } }, page(0, 10)];
     await expectMingo(pipeline);

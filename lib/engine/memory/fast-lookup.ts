@@ -63,7 +63,7 @@ export function createFastLookup(resolve: (name: string) => MemoryCollection | u
     const from = typeof expr.from === 'string' ? resolve(expr.from) : undefined;
     if (plan?.kind !== 'correlated' || !from) return pipelineOperators.$lookup(coll, expr, options);
     const index = from.index(plan.field);
-    const pipeline = expr.pipeline as Record<string, unknown>[];
+    const pipeline = expr.pipeline as NonNullable<LookupExpr['pipeline']>;
     const rest = pipeline.slice(1);
     const order = planOrder(rest, plan.variable);
     const afterOrder = order ? rest.slice(3) : rest;
@@ -72,7 +72,10 @@ export function createFastLookup(resolve: (name: string) => MemoryCollection | u
       const value = vars[plan.variable];
       const values = plan.operator === '$eq' ? [value] : Array.isArray(value) ? value : null;
       const selected = values ? index.select(values) : null;
-      if (!selected) return lookupOne(obj, expr, options);
+      if (!selected) {
+        const nullish = plan.operator === '$eq' && (value === null || value === undefined);
+        return lookupOne(obj, nullish ? { ...expr, from: index.selectOthers() } : expr, options);
+      }
       if (!selected.every((row) => isIndexable(row[plan.field]) && Object.hasOwn(row, plan.field))) return lookupOne(obj, { ...expr, from: selected }, options);
       // Every selected row holds a scalar key in `values`: the key `$match` keeps them all.
       const ordered = order ? orderRows(selected, values!, order) : selected;

@@ -16,6 +16,8 @@ export function isIndexable(value: unknown): value is IndexableValue {
  */
 export class FieldIndex {
   private readonly buckets = new Map<IndexableValue, Row[]>();
+  /** Rows whose value is neither indexable nor an array (null, missing, objects), in natural order. */
+  private readonly others: Row[] = [];
 
   constructor(
     readonly field: string,
@@ -25,6 +27,7 @@ export class FieldIndex {
   /** Adds `row` at its place (by sequence) in every bucket of its values. */
   add(row: Row): void {
     const seq = this.seqOf(row);
+    if (this.isOther(row)) this.others.splice(this.position(this.others, seq), 0, row);
     for (const key of this.keysOf(row)) {
       const bucket = this.buckets.get(key);
       if (!bucket) {
@@ -40,6 +43,10 @@ export class FieldIndex {
   /** Removes `row` (by identity) from every bucket of its values. */
   remove(row: Row): void {
     const seq = this.seqOf(row);
+    if (this.isOther(row)) {
+      const at = this.position(this.others, seq);
+      if (this.others[at] === row) this.others.splice(at, 1);
+    }
     for (const key of this.keysOf(row)) {
       const bucket = this.buckets.get(key);
       if (!bucket) continue;
@@ -61,6 +68,19 @@ export class FieldIndex {
       for (const row of this.buckets.get(value) ?? []) seen.add(row);
     }
     return [...seen].sort((a, b) => this.seqOf(a) - this.seqOf(b));
+  }
+
+  /**
+   * The rows whose value is neither indexable nor an array, in natural order: the only rows an expression
+   * `$eq` with null or a missing value can match (a scalar or an array never equals null).
+   */
+  selectOthers(): Row[] {
+    return [...this.others];
+  }
+
+  private isOther(row: Row): boolean {
+    const value = row[this.field];
+    return !isIndexable(value) && !Array.isArray(value);
   }
 
   private keysOf(row: Row): Set<IndexableValue> {

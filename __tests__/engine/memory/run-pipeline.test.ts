@@ -124,6 +124,23 @@ describe('memory engine fast paths give plain mingo results', () => {
     await expectMingo([...lookup(targetMatch), { $match: match }]);
   });
 
+  it('cached relation-filter results and sorted pages follow writes to either collection', async () => {
+    const pipeline: Pipeline = [
+      ...lookup({ name: { $in: ['Ann', 'Bob'] } }),
+      { $match: { $expr: { $in: ['$author', '$__rf1.documentId'] } } }, { $unset: ['__rf1'] }, { $sort: { title: -1, id: 1 } }, page(0, 1),
+    ];
+    await expectMingo(pipeline);
+    await expectMingo(pipeline);
+    await engine.updateMany('authors', { name: 'Ann' }, { $set: { name: 'Anne' } });
+    await expectMingo(pipeline);
+    await engine.updateMany('authors', { name: 'Nul' }, { $set: { name: 'Bob', documentId: 'a3' } });
+    await expectMingo(pipeline);
+    await engine.insertMany('articles', [{ id: 20, documentId: 'd20', _status: 'published', title: 'zz', author: 'a3' }]);
+    await expectMingo(pipeline);
+    await engine.deleteMany('articles', { id: 20 });
+    await expectMingo(pipeline);
+  });
+
   it('to-many intersection with non-array values goes to mingo', async () => {
     await engine.insertMany('articles', [{ id: 9, documentId: 'd9', _status: 'published', cats: ['c1', { a: 1 }] }]);
     await expectMingo([...lookup({}), { $match: { $expr: { $gt: [{ $size: { $setIntersection: [{ $ifNull: ['$author', []] }, '$__rf1.documentId'] } }, 0] } } }, { $unset: ['__rf1'] }]);

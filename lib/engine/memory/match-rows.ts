@@ -4,6 +4,7 @@ import { isIndexable, type IndexableValue } from './field-index';
 import type { MemoryCollection } from './memory-collection';
 import type { QueryOptions } from './mingo-runtime';
 import { selectCandidates } from './select-candidates';
+import { markStable } from './stable-arrays';
 
 /** Keys mingo's `getValue` treats specially (Object.prototype members); never fast-pathed. */
 const PROTO_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
@@ -61,7 +62,7 @@ export function matchRows(collection: MemoryCollection, filter: Filter, options:
   const key = JSON.stringify(filter);
   let rows = cache.results.get(key);
   if (!rows) {
-    rows = selectCandidates(collection, filter).filter(compileRowTest(filter, options));
+    rows = markStable(selectCandidates(collection, filter).filter(compileRowTest(filter, options)));
     if (cache.results.size >= MAX_CACHED) cache.results.clear();
     cache.results.set(key, rows);
   }

@@ -6,6 +6,7 @@ import type { MemoryCollection } from './memory-collection';
 import { Aggregator, type QueryOptions } from './mingo-runtime';
 import { compileJoinedTest } from './semi-join';
 import { firstSorted, planSort } from './sort-rows';
+import { markStable, stableId } from './stable-arrays';
 
 type Stage = Record<string, unknown>;
 
@@ -30,6 +31,8 @@ interface PageFacet {
  * - relation-filter lookups + `$match` + `$unset` as a semi-join on key sets (semi-join);
  * - `$sort` followed by `$limit` or by a page `$facet`: only the first `skip + limit` rows are ordered, none when
  *   the rows are already in order (natural order is `id` order), and the `$count` is the number of rows;
+ * - results of plain-equality `$match`es, self-contained relation-filter sub-pipelines, semi-joins of those and
+ *   sorted prefixes are kept until the next write to the collections they read (see stable-arrays);
  * Every other stage runs in mingo, one stage at a time (stages are independent transforms of the row stream).
  *
  * @example
@@ -119,10 +122,52 @@ function semiJoin(rt: PipelineRuntime, rows: readonly Row[], pipeline: Pipeline,
   if (names.length !== joined.size || !names.every((n) => typeof n === 'string' && joined.has(n))) return null;
   for (let j = from; j < i; j++) {
     const lookup = pipeline[j]!.$lookup as { from: string; as: string; pipeline: Pipeline };
-    joined.set(lookup.as, runPipeline(rt, rt.collection(lookup.from), lookup.pipeline));
+    joined.set(lookup.as, joinedRows(rt, rt.collection(lookup.from), lookup.pipeline));
   }
-  const test = compileJoinedTest(match, joined, rt.options);
-  return [rows.filter(test), i + 2];
+  return [semiJoinRows(rt, rows, joined, match), i + 2];
+}
+
+/** Semi-join results of stable inputs (a cached scope and cached joined rows), per input array. */
+const semiJoinCache = new WeakMap<readonly Row[], Map<string, Row[]>>();
+
+function semiJoinRows(rt: PipelineRuntime, rows: readonly Row[], joined: Map<string, Row[]>, match: Record<string, unknown>): Row[] {
+  const parts = [stableId(rows), ...[...joined].map(([as, r]) => `${as}:${stableId(r) ?? ''}`)];
+  const key = parts.every((p) => p !== undefined && !String(p).endsWith(':')) ? `${parts.join(',')}|${JSON.stringify(match)}` : null;
+  const cached = key === null ? undefined : semiJoinCache.get(rows)?.get(key);
+  if (cached) return cached;
+  const out = rows.filter(compileJoinedTest(match, joined, rt.options));
+  if (key !== null) {
+    const byKey = semiJoinCache.get(rows) ?? new Map<string, Row[]>();
+    if (byKey.size >= 64) byKey.clear();
+    byKey.set(key, markStable(out));
+    semiJoinCache.set(rows, byKey);
+  }
+  return out;
+}
+
+/** Results of self-contained uncorrelated sub-pipelines per collection, valid until its next write. */
+const joinedCache = new WeakMap<MemoryCollection, { version: number; results: Map<string, Row[]> }>();
+
+/**
+ * The rows of an uncorrelated relation-filter sub-pipeline. When it reads only its own collection (no nested
+ * `$lookup`, no variable such as `$$NOW`), the result is kept until that collection changes; the array is
+ * shared and never mutated.
+ */
+function joinedRows(rt: PipelineRuntime, col: MemoryCollection, pipeline: Pipeline): Row[] {
+  const key = JSON.stringify(pipeline);
+  if (key.includes('"$lookup"') || key.includes('$$') || key.includes('"$unionWith"')) return runPipeline(rt, col, pipeline);
+  let cache = joinedCache.get(col);
+  if (cache?.version !== col.version) {
+    cache = { version: col.version, results: new Map() };
+    joinedCache.set(col, cache);
+  }
+  let rows = cache.results.get(key);
+  if (!rows) {
+    rows = markStable(runPipeline(rt, col, pipeline));
+    if (cache.results.size >= 256) cache.results.clear();
+    cache.results.set(key, rows);
+  }
+  return rows;
 }
 
 function pageFacet(stage: Stage): PageFacet | null {

@@ -27,6 +27,7 @@ export function compileJoinedTest(filter: Filter, joined: Joined, options: Query
     return out;
   };
   const parts = Object.entries(filter).map(([key, value]) => compileKey(key, value, joined, options, withJoined));
+  if (parts.length === 1) return parts[0]!;
   return (row) => parts.every((test) => test(row));
 }
 
@@ -92,6 +93,19 @@ function keySet(ref: unknown, joined: Joined, options: QueryOptions): Set<unknow
   const as = ref.slice(1).split('.')[0]!;
   const rows = joined.get(as);
   if (!rows) return null;
+  let byRef = keySets.get(rows);
+  if (!byRef) {
+    byRef = new Map();
+    keySets.set(rows, byRef);
+  }
+  if (!byRef.has(ref)) byRef.set(ref, evaluateKeys(rows, as, ref, options));
+  return byRef.get(ref) ?? null;
+}
+
+/** Key sets per joined array (cached arrays are shared, never mutated) and reference. */
+const keySets = new WeakMap<Row[], Map<string, Set<unknown> | null>>();
+
+function evaluateKeys(rows: Row[], as: string, ref: string, options: QueryOptions): Set<unknown> | null {
   const [evaluated] = new Aggregator([{ $project: { _id: 0, v: ref } }], options).run([{ [as]: rows }]) as [Row?];
   const values = evaluated?.v;
   return Array.isArray(values) ? new Set(values.filter(isIndexable)) : null;

@@ -6,6 +6,8 @@ type Compare = (a: Row, b: Row) => number;
 export interface SortPlan {
   readonly compare: Compare;
   readonly sorted: boolean;
+  /** The longest sorted prefix computed so far (the planned array never changes). */
+  prefix?: Row[];
 }
 
 /** Plans per row array (arrays handed to the runner are never mutated) and `$sort` document. */
@@ -87,6 +89,13 @@ export function firstSorted(rows: readonly Row[], plan: SortPlan, k = rows.lengt
   const limit = Math.max(0, Math.min(k, rows.length));
   if (limit === 0) return [];
   if (plan.sorted) return rows.slice(0, limit);
+  if (plan.prefix && plan.prefix.length >= limit) return plan.prefix.slice(0, limit);
+  const first = sortedPrefix(rows, compare, limit);
+  plan.prefix = first;
+  return first.slice();
+}
+
+function sortedPrefix(rows: readonly Row[], compare: Compare, limit: number): Row[] {
   if (limit * 8 >= rows.length) return rows.slice().sort(compare).slice(0, limit);
   const best: Row[] = [];
   for (const row of rows) {

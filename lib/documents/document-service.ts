@@ -40,6 +40,8 @@ export interface Documents {
   findOne(documentId: string, query?: string | Query): Promise<Row | null>;
   /** The document of a single type (or the first of a collection type) in the query's locale and status. */
   findFirst(query?: string | Query): Promise<Row | null>;
+  /** The documentId of some stored document, in any locale and status (a single type has at most one). */
+  anyDocumentId(): Promise<string | undefined>;
   create(data: unknown, options?: DocumentWriteOptions): Promise<Row>;
   /** null when the document does not exist. */
   update(documentId: string, data: unknown, options?: DocumentWriteOptions): Promise<Row | null>;
@@ -94,6 +96,10 @@ function documentsFor(options: DocumentServiceOptions, ct: ContentType, validato
     findMany: (q) => findMany(registry, engine, ct, parse(q, 'find')),
     findOne: (documentId, q) => findOne(registry, engine, ct, parse(q, 'findOne'), { documentId }),
     findFirst: (q) => findOne(registry, engine, ct, parse(q, 'findOne'), {}),
+    async anyDocumentId() {
+      const [row] = await engine.find(ct.collectionName, {}, { limit: 1, projection: { documentId: 1 } });
+      return row?.documentId as string | undefined;
+    },
     async create(data, o = {}) {
       const status = writeStatus(o.status);
       const documentId = await createDocument(ctx, data, { status, locale: locale(o.locale) });

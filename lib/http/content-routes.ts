@@ -69,12 +69,6 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType, lock: KeyedLock) 
   const handle = (fn: (req: Request, res: Response) => Promise<void>): RequestHandler => (req, res, next) => {
     fn(req, res).catch((err: unknown) => next(err || new Error(`rejected with ${String(err)}`)));
   };
-  const singleDocumentId = async (docs: Documents): Promise<string | undefined> => {
-    const any = await docs.findMany(`locale=*&status=draft&pagination[pageSize]=1&fields[0]=documentId`).catch(() => null);
-    const row = any?.data[0] ?? (await docs.findMany(`locale=*&pagination[pageSize]=1&fields[0]=documentId`)).data[0];
-    return row?.documentId as string | undefined;
-  };
-
   return {
     find: handle(async (req, res) => {
       const docs = guard(req, 'find');
@@ -119,7 +113,7 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType, lock: KeyedLock) 
       const options = writeOptions(req);
       // Find-or-create under a lock: two concurrent PUTs on a missing single type must not create two documents.
       const doc = await lock(ct.uid, async () => {
-        const documentId = await singleDocumentId(deps.documents(ct.uid, getAbility(req)));
+        const documentId = await docs.anyDocumentId();
         return documentId ? docs.update(documentId, data, options) : docs.create(data, options);
       });
       sendData(req, res, registry, ct, 200, doc, {});
@@ -128,7 +122,7 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType, lock: KeyedLock) 
       const docs = guard(req, 'delete');
       const { locale } = writeOptions(req);
       await lock(ct.uid, async () => {
-        const documentId = await singleDocumentId(docs);
+        const documentId = await docs.anyDocumentId();
         if (documentId) await docs.delete(documentId, { locale });
       });
       res.status(204).end();

@@ -44,6 +44,12 @@ describe('router.documents(uid)', () => {
     expect(await posts.findOne('missing')).toBeNull();
   });
 
+  it('anyDocumentId finds a stored document in any status, or nothing', async () => {
+    expect(await posts.anyDocumentId()).toBeUndefined();
+    const draft = await posts.create({ title: 'only a draft' }, { status: 'draft' });
+    expect(await posts.anyDocumentId()).toBe(draft.documentId);
+  });
+
   it('update returns null for an unknown document; locales are written with options.locale', async () => {
     expect(await posts.update('missing', { title: 'x' })).toBeNull();
     const en = await posts.create({ title: 'hello' });

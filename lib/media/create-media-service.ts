@@ -96,6 +96,13 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     });
   }
 
+  /** Writes the new version of file `id` (its engine `_id` is kept by the engine). */
+  async function save(id: number, next: FileRow): Promise<PublicFile> {
+    delete (next as Partial<Row>)._id;
+    await engine.replaceOne(FILES_COLLECTION, { id }, next);
+    return toPublicFile(next);
+  }
+
   async function update(id: number, info: FileInfo): Promise<PublicFile> {
     const row = await findRow(id);
     if (!row) throw new NotFoundError('Entity not found');
@@ -107,9 +114,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
       caption: checked.caption ?? row.caption,
       updatedAt: clock().toISOString(),
     };
-    delete (next as Partial<Row>)._id;
-    await engine.replaceOne(FILES_COLLECTION, { id }, next);
-    return toPublicFile(next);
+    return save(id, next);
   }
 
   async function replace(id: number, request: UploadRequest): Promise<PublicFile> {
@@ -128,9 +133,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
       caption: info.caption ?? row.caption,
       updatedAt: clock().toISOString(),
     };
-    delete (next as Partial<Row>)._id;
-    await engine.replaceOne(FILES_COLLECTION, { id }, next);
-    return toPublicFile(next);
+    return save(id, next);
   }
 
   async function updateFromRequest(id: number, req: IncomingMessage, body?: unknown): Promise<PublicFile> {

@@ -1,7 +1,6 @@
 import type express from 'express';
-import { api, createRelationsApp, ids } from '../../fixtures/relations-model';
+import { api, createRelationsApp, data, ids, list, type Body } from '../../fixtures/relations-model';
 
-type Body = Record<string, unknown>;
 let app: express.Express;
 let http: ReturnType<typeof api>;
 
@@ -9,9 +8,6 @@ beforeEach(async () => {
   ({ app } = await createRelationsApp());
   http = api(app);
 });
-
-const data = (body: Body): Body => body.data as Body;
-const list = (body: Body): Body[] => body.data as Body[];
 
 describe('i18n over REST', () => {
   it('reads and writes a locale; the default locale otherwise', async () => {

@@ -1,7 +1,8 @@
 import express from 'express';
 import type { Response } from 'supertest';
-import { createContentRouter, memoryEngine, type ContentRouter, type ContentRouterOptions, type Engine } from '../../lib';
+import { createContentRouter, type ContentRouter, type ContentRouterOptions, type Engine } from '../../lib';
 import { httpComponents, httpContentTypes } from '../fixtures/http-model';
+import { testEngine } from './test-engine';
 
 /** An Express app with the synthetic HTTP model mounted at /api on a fresh memory engine. */
 export interface TestApp {
@@ -18,7 +19,7 @@ export interface TestApp {
  * const { app } = await createTestApp({ bodyLimit: '1kb' });
  */
 export async function createTestApp(overrides: Partial<ContentRouterOptions> = {}): Promise<TestApp> {
-  const engine = overrides.engine ?? memoryEngine();
+  const engine = overrides.engine ?? testEngine();
   let n = 0;
   const router = createContentRouter({
     contentTypes: httpContentTypes,

@@ -3,6 +3,7 @@ import request from 'supertest';
 import type { EngineStats } from '../../lib/engine/types';
 import { createBlogApp } from '../../examples/blog/app';
 import { loadBlogModel } from '../../examples/blog/model';
+import { testEngine } from '../helpers/test-engine';
 
 /**
  * Issue 4, "Compilation": every GET is ONE aggregation on ONE collection, whatever the populate depth and however
@@ -16,7 +17,7 @@ describe('engine round trips per GET', () => {
   const token = loadBlogModel().permissions.apiTokens.find((t) => t.type === 'full-access')!.accessKey;
 
   beforeAll(async () => {
-    const blog = await createBlogApp();
+    const blog = await createBlogApp({ engine: testEngine() });
     app = blog.app;
     stats = blog.router.engine.stats;
     close = blog.close;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { createBlogApp } from '../../examples/blog/app';
 import { loadBlogModel } from '../../examples/blog/model';
+import { testEngine } from '../helpers/test-engine';
 
 /**
  * The official Strapi JS client (@strapi/client, CommonJS build) drives the example app over real HTTP with
@@ -25,7 +26,7 @@ let baseURL: string;
 let sdk: ReturnType<typeof strapi>;
 
 beforeAll(async () => {
-  const blog = await createBlogApp({ engine: undefined });
+  const blog = await createBlogApp({ engine: testEngine() });
   close = blog.close;
   server = blog.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

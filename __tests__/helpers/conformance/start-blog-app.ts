@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBlogApp } from '../../../examples/blog/app';
 import type { ReplayTokens } from './build-request';
+import { testEngine } from '../test-engine';
 
 /** The example app, running empty on a free port for a replay. */
 export interface RunningBlogApp {
@@ -39,7 +40,7 @@ function closeServer(server: Server): Promise<void> {
  */
 export async function startBlogApp(): Promise<RunningBlogApp> {
   const uploadsDir = mkdtempSync(join(tmpdir(), 'cr-conformance-uploads-'));
-  const blog = await createBlogApp({ seed: false, uploadsDir });
+  const blog = await createBlogApp({ seed: false, uploadsDir, engine: testEngine() });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = blog.app.listen(0, '127.0.0.1');
     s.once('listening', () => resolve(s));

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import { createContentRouter, hashAccessKey, memoryEngine, type AuthOptions, type ContentRouter } from '../../../lib';
+import { createContentRouter, hashAccessKey, type AuthOptions, type ContentRouter } from '../../../lib';
 import { loadBlogModel } from '../../../examples/blog/model';
 import { seedDemo } from '../../../examples/blog/seed';
+import { testEngine } from '../../helpers/test-engine';
 
 export const FULL_KEY = 'oracle-full-access-token-7f3a9c1e5b2d4f6a8c0e1b3d5f7a9c2e';
 export const READ_KEY = 'oracle-read-only-token-4b6d8f0a2c4e6a8b0d2f4a6c8e0b2d4f';
@@ -59,7 +60,7 @@ export interface BlogAuthApp {
 export async function createBlogAuthApp(auth: AuthOptions = blogAuthOptions(), seed = true): Promise<BlogAuthApp> {
   const model = loadBlogModel();
   const uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'auth-http-'));
-  const engine = memoryEngine();
+  const engine = testEngine();
   const router = createContentRouter({
     contentTypes: model.contentTypes,
     components: model.components,

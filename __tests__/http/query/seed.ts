@@ -8,6 +8,7 @@ import type { ContentRouter } from '../../../lib';
 import { createBlogApp } from '../../../examples/blog/app';
 import { loadBlogModel } from '../../../examples/blog/model';
 import { ARTICLES, AUTHORS, CATEGORIES, IMAGES, type ArticleSpec, type AuthorKey, type CategoryKey, type ImageKey } from './seed-data';
+import { testEngine } from '../../helpers/test-engine';
 
 type Json = Record<string, unknown>;
 
@@ -79,7 +80,7 @@ function articleData(a: ArticleSpec, ids: { authors: Record<string, string>; cat
  */
 export async function seedQueryFixture(): Promise<QueryFixture> {
   const uploadsDir = mkdtempSync(path.join(os.tmpdir(), 'http-query-'));
-  const { app, router, close } = await createBlogApp({ seed: false, uploadsDir });
+  const { app, router, close } = await createBlogApp({ seed: false, uploadsDir, engine: testEngine() });
   const auth = { authorization: `Bearer ${FULL_ACCESS}` };
   const send = async (method: 'post' | 'put', url: string, data: Json): Promise<string> => {
     const body = expectStatus(await request(app)[method](url).set(auth).send({ data }), method === 'post' ? 201 : 200, `${method} ${url}`);

@@ -90,7 +90,7 @@ export function createFastLookup(resolve: (name: string) => MemoryCollection | u
  * The relation-order stages of pipeline/compile-populate right after the key `$match`:
  * `[{ $addFields: { o: { $indexOfArray: ['$$<var>', '$<key>'] } } }, { $sort: { o: 1, id: 1 } }, { $unset: ['o'] }]`.
  */
-function planOrder(stages: readonly Record<string, unknown>[], variable: string): { key: string; temp: string } | null {
+export function planOrder(stages: readonly Record<string, unknown>[], variable: string): { key: string; temp: string } | null {
   const [add, sort, unset] = stages;
   const fields = add ? onlyKey(add, '$addFields') : null;
   const names = fields ? Object.keys(fields) : [];
@@ -110,7 +110,7 @@ function planOrder(stages: readonly Record<string, unknown>[], variable: string)
  * `rows` ordered by the position of their `key` in `ids`, then by numeric `id` (stable), as the order stages
  * give; null when a row has no numeric id or its key is not in `ids` (mingo decides then).
  */
-function orderRows(rows: readonly Row[], ids: readonly unknown[], { key, temp }: { key: string; temp: string }): Row[] | null {
+export function orderRows(rows: readonly Row[], ids: readonly unknown[], { key, temp }: { key: string; temp: string }): Row[] | null {
   const position = new Map<unknown, number>();
   ids.forEach((id, i) => {
     if (!position.has(id)) position.set(id, i);

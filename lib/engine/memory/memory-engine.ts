@@ -9,7 +9,7 @@ import { replayRecord, type JournalOp } from './journal-record';
 import { MemoryCollection } from './memory-collection';
 import { createContext } from './mingo-runtime';
 import { createObjectId } from './object-id';
-import { runPipeline, type PipelineRuntime } from './run-pipeline';
+import { runOwned, type PipelineRuntime } from './run-pipeline';
 import { selectCandidates } from './select-candidates';
 
 const debug = createDebug('content-router:engine:memory');
@@ -78,7 +78,8 @@ class MemoryEngine implements Engine {
   async aggregate(collection: string, pipeline: Pipeline): Promise<Row[]> {
     await this.readable();
     this.stats.aggregate++;
-    return deepCopy(runPipeline(this.runtime, this.collection(collection), pipeline));
+    const result = runOwned(this.runtime, this.collection(collection), pipeline);
+    return result.owned ? result.rows : deepCopy(result.rows);
   }
 
   async find(collection: string, filter: Filter, options: FindOptions = {}): Promise<Row[]> {

@@ -6,6 +6,8 @@ import type { MemoryCollection } from './memory-collection';
 import { Aggregator, type QueryOptions } from './mingo-runtime';
 import { compileJoinedTest } from './semi-join';
 import { firstSorted, planSort } from './sort-rows';
+import { compileLookup } from './populate-lookup';
+import { compileStages, type RowSet, type StageContext } from './row-stages';
 import { markStable, stableId } from './stable-arrays';
 
 type Stage = Record<string, unknown>;
@@ -39,6 +41,16 @@ interface PageFacet {
  * runPipeline(runtime, runtime.collection('articles'), [{ $match: { _status: 'published' } }, { $sort: { id: 1 } }])
  */
 export function runPipeline(rt: PipelineRuntime, col: MemoryCollection, pipeline: Pipeline): Row[] {
+  return runOwned(rt, col, pipeline).rows;
+}
+
+/**
+ * {@link runPipeline}, telling whether the rows are owned (fresh objects sharing nothing with stored rows nor
+ * with each other: the engine hands them out without a copy).
+ */
+export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: Pipeline): RowSet {
+  const cx = stageContext(rt);
+  let owned = false;
   let rows: readonly Row[] = col.all();
   let i = 0;
   const first = pipeline[0] && onlyKey(pipeline[0], '$match');
@@ -51,6 +63,7 @@ export function runPipeline(rt: PipelineRuntime, col: MemoryCollection, pipeline
     const semi = semiJoin(rt, rows, pipeline, i);
     if (semi) {
       [rows, i] = semi;
+      owned = false;
       continue;
     }
     const match = onlyKey(stage, '$match');
@@ -62,13 +75,15 @@ export function runPipeline(rt: PipelineRuntime, col: MemoryCollection, pipeline
       const plan = planSort(rows, sort);
       if (!plan) {
         rows = mingo(rt, rows, [stage]);
+        owned = false;
       } else {
         const next = pipeline[i + 1];
         const limit = next ? onlyKey(next, '$limit') : undefined;
         const nextFacet = next ? pageFacet(next) : null;
         if (nextFacet) {
           const all = rows;
-          rows = [runFacet(rt, all, nextFacet, (k) => firstSorted(all, plan, k))];
+          rows = [runFacet(cx, all, nextFacet, (k) => firstSorted(all, plan, k))];
+          owned = true;
           i++;
         } else if (isCount(limit) && limit > 0) {
           rows = firstSorted(rows, plan, limit);
@@ -79,24 +94,36 @@ export function runPipeline(rt: PipelineRuntime, col: MemoryCollection, pipeline
       }
     } else if (facet) {
       const all = rows;
-      rows = [runFacet(rt, all, facet, (k) => all.slice(0, k))];
+      rows = [runFacet(cx, all, facet, (k) => all.slice(0, k))];
+      owned = true;
     } else {
-      rows = mingo(rt, rows, [stage]);
+      ({ rows, owned } = compileStages(cx, [stage])(rows, owned, {}));
     }
     i++;
   }
-  return rows as Row[];
+  return { rows: rows as Row[], owned };
+}
+
+/** The runtime as row-stages sees it: correlated lookups run by populate-lookup. */
+function stageContext(rt: PipelineRuntime): StageContext {
+  return { options: rt.options, collection: (name) => rt.collection(name), lookup: compileLookup };
 }
 
 function mingo(rt: PipelineRuntime, rows: readonly Row[], stages: Pipeline): Row[] {
   return new Aggregator(stages, rt.options).run(rows as Row[]) as Row[];
 }
 
-function runFacet(rt: PipelineRuntime, rows: readonly Row[], facet: PageFacet, first: (k: number) => Row[]): Row {
+/** The facet's output row, owned: the page branch runs in row-stages and is copied unless already owned. */
+function runFacet(cx: StageContext, rows: readonly Row[], facet: PageFacet, first: (k: number) => Row[]): Row {
   const page = first(facet.skip + facet.limit).slice(facet.skip);
   const out: Row = {};
   for (const key of facet.keys) {
-    out[key.name] = key.count !== undefined ? [{ [key.count]: rows.length }] : mingo(rt, deepCopy(page), facet.rest);
+    if (key.count !== undefined) {
+      out[key.name] = [{ [key.count]: rows.length }];
+      continue;
+    }
+    const result = compileStages(cx, facet.rest)(page, false, {});
+    out[key.name] = result.owned ? result.rows : deepCopy(result.rows);
   }
   return out;
 }

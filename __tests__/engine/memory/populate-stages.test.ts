@@ -1,0 +1,136 @@
+import { aggregate as mingoAggregate } from 'mingo';
+import { memoryEngine, type Engine, type Pipeline, type Row } from '../../../lib/engine';
+
+/**
+ * Populate shapes of the pipeline compiler (row-stages + populate-lookup), at the top level and inside a page
+ * `$facet`, on rows with nulls, missing keys, duplicates and mixed types: exactly plain mingo's answer, and
+ * results that share nothing with stored rows nor with each other.
+ */
+describe('memory engine populate stages give plain mingo results', () => {
+  let engine: Engine;
+
+  const articles = (): Row[] => [
+    { id: 3, documentId: 'd3', _status: 'published', locale: 'en', title: 'b', author: 'a1', cats: ['c2', 'c1', 'c2'], cover: 1, gallery: [2, 1], dz: [{ __component: 'm', file: 2 }] },
+    { id: 1, documentId: 'd1', _status: 'published', locale: 'en', title: 'a', author: null, cats: null, cover: null, gallery: null },
+    { id: 2, documentId: 'd1', _status: 'published', locale: 'fr', title: 'b', author: 'a2', cats: ['c9'], cover: 99 },
+    { id: 4, documentId: 'd4', _status: 'draft', locale: 'en', title: 'B', author: 7, cats: 'c1', cover: 'x', gallery: [1, 1] },
+    { id: 5, documentId: 'd5', _status: 'published', title: 'é', author: ['a1'], cats: [null, 'c2'], gallery: [] },
+    { id: 6, documentId: 'd3', _status: 'published', locale: 'fr', title: 10, author: 'a1', cats: ['c1'], cover: 2 },
+  ];
+  const authors = (): Row[] => [
+    { id: 1, documentId: 'a1', name: 'Ann', locale: 'en', avatar: 2, best: 'd3' },
+    { id: 2, documentId: 'a2', name: 'Bob', locale: 'fr', avatar: null, best: 'd1' },
+    { id: 3, documentId: null, name: 'Nul' },
+    { id: 4, documentId: 7, name: 'Seven', locale: 'en' },
+    { id: 5, name: 'Missing', avatar: 1 },
+    { id: 6, documentId: 'a1', name: 'Ann fr', locale: 'fr', avatar: 1 },
+  ];
+  const categories = (): Row[] => [
+    { id: 1, documentId: 'c1', name: 'one', parent: 'c2', tags: { a: [1] } },
+    { id: 2, documentId: 'c2', name: 'two', parent: 'c3' },
+    { id: 3, documentId: 'c3', name: 'three', parent: null },
+    { id: 4, documentId: 'c1', name: 'one again', parent: 'c1' },
+  ];
+  const files = (): Row[] => [
+    { id: 1, name: 'f1', formats: { small: { url: '/s1' } } },
+    { id: 2, name: 'f2', formats: null },
+  ];
+
+  beforeEach(async () => {
+    engine = memoryEngine();
+    await engine.insertMany('articles', articles());
+    await engine.insertMany('authors', authors());
+    await engine.insertMany('categories', categories());
+    await engine.insertMany('files', files());
+  });
+  afterEach(() => engine.close());
+
+  async function expectMingo(pipeline: Pipeline): Promise<Row[]> {
+    const names = ['articles', 'authors', 'categories', 'files'];
+    const stored = new Map(await Promise.all(names.map(async (n) => [n, await engine.find(n, {})] as const)));
+    let expected: Row[];
+    try {
+      expected = mingoAggregate(stored.get('articles')!, pipeline, { scriptEnabled: false, collectionResolver: (n: string) => stored.get(n) ?? [] });
+    } catch {
+      await expect(engine.aggregate('articles', pipeline)).rejects.toThrow();
+      return [];
+    }
+    const actual = await engine.aggregate('articles', pipeline);
+    expect(actual).toEqual(expected);
+    const again = await engine.aggregate('articles', pipeline);
+    mutate(actual);
+    expect(await engine.aggregate('articles', pipeline)).toEqual(again);
+    return actual;
+  }
+
+  /** Changes every object and array reachable from `value`: a shared one would show in another result. */
+  function mutate(value: unknown): void {
+    if (Array.isArray(value)) {
+      value.forEach(mutate);
+      value.push('mutated');
+    } else if (value !== null && typeof value === 'object') {
+      Object.values(value).forEach(mutate);
+      (value as Row).mutated = true;
+    }
+  }
+
+  const firstOrNull = (name: string): Row => ({ $addFields: { [name]: { $ifNull: [{ $arrayElemAt: [`$${name}`, 0] }, null] } } });
+  const toOne = (from: string, local: string, key: string, rest: Pipeline = []): Pipeline => [
+    { $lookup: { from, let: { v: `$${local}` }, pipeline: [{ $match: { $expr: { $eq: [`$${key}`, '$$v'] } } }, ...rest], as: local } },
+    firstOrNull(local),
+  ];
+  const toMany = (from: string, local: string, key: string, rest: Pipeline = [], order = true): Row => ({
+    $lookup: {
+      from,
+      let: { ids: { $ifNull: [`$${local}`, []] } },
+      pipeline: [
+        { $match: { $expr: { $in: [`$${key}`, '$$ids'] } } },
+        ...(order ? [{ $addFields: { __o: { $indexOfArray: ['$$ids', `$${key}`] } } }, { $sort: { __o: 1, id: 1 } }, { $unset: ['__o'] }] : []),
+        ...rest,
+      ],
+      as: local,
+    },
+  });
+  const page = (rest: Pipeline, limit = 10): Row => ({ $facet: { data: [{ $skip: 0 }, { $limit: limit }, ...rest], total: [{ $count: 'count' }] } });
+
+  const shapes: [string, Pipeline][] = [
+    ['to-one relation, media single', [...toOne('authors', 'author', 'documentId'), ...toOne('files', 'cover', 'id')]],
+    ['to-many in relation order, media multiple', [toMany('categories', 'cats', 'documentId'), toMany('files', 'gallery', 'id')]],
+    ['to-many with a populate sort', [toMany('categories', 'cats', 'documentId', [{ $sort: { name: -1, id: 1 } }], false)]],
+    ['populate filters and fields', [toMany('categories', 'cats', 'documentId', [{ $match: { name: { $ne: 'two' } } }, { $project: { id: 1, name: 1 } }])]],
+    ['count', [toMany('categories', 'cats', 'documentId', [{ $count: 'count' }], false), { $addFields: { cats: { $ifNull: [{ $arrayElemAt: ['$cats', 0] }, { count: 0 }] } } }]],
+    ['mappedBy to-one', [{ $lookup: { from: 'authors', let: { v: '$documentId' }, pipeline: [{ $match: { $expr: { $eq: ['$best', '$$v'] } } }], as: 'fan' } }, firstOrNull('fan')]],
+    ['mappedBy to-many', [{ $lookup: { from: 'categories', let: { v: '$documentId' }, pipeline: [{ $match: { $expr: { $in: ['$$v', { $ifNull: ['$parent', []] }] } } }, { $sort: { id: 1 } }], as: 'kids' } }]],
+    ['same-row locale scope', toOne('authors', 'author', 'documentId', [{ $match: { $expr: { $eq: ['$locale', '$$loc'] } } }]).map((s, i) => (i === 0 ? { $lookup: { ...(s.$lookup as Row), let: { v: '$author', loc: '$locale' } } } : s))],
+    ['localizations', [{ $lookup: { from: 'articles', let: { d: '$documentId', loc: '$locale' }, pipeline: [{ $match: { $expr: { $eq: ['$documentId', '$$d'] } } }, { $match: { _status: 'published' } }, { $match: { $expr: { $ne: ['$locale', '$$loc'] } } }, { $sort: { id: 1 } }], as: 'localizations' } }]],
+    ['nested 3 levels', [
+      ...toOne('authors', 'author', 'documentId', toOne('files', 'avatar', 'id')),
+      toMany('categories', 'cats', 'documentId', toOne('categories', 'parent', 'documentId', toOne('categories', 'parent', 'documentId'))),
+    ]],
+    ['outer variables in a nested sub-pipeline', [toMany('categories', 'cats', 'documentId', [{ $lookup: { from: 'categories', let: { p: '$parent' }, pipeline: [{ $match: { $expr: { $eq: ['$documentId', '$$p'] } } }, { $addFields: { outer: '$$ids' } }], as: 'up' } }])]],
+    ['a component media lookup with temps', [
+      { $lookup: { from: 'files', let: { ids: { $ifNull: [{ $reduce: { input: { $ifNull: ['$dz', []] }, initialValue: [], in: { $concatArrays: ['$$value', ['$$this.file']] } } }, []] } }, pipeline: [{ $match: { $expr: { $in: ['$id', '$$ids'] } } }], as: '__p1' } },
+      { $addFields: { dz: { $map: { input: { $ifNull: ['$dz', []] }, as: 'c', in: { $mergeObjects: ['$$c', { file: { $ifNull: [{ $arrayElemAt: [{ $filter: { input: '$__p1', as: 'r', cond: { $eq: ['$$r.id', '$$c.file'] } } }, 0] }, null] } }] } } } },
+      { $unset: ['__p1'] },
+    ]],
+  ];
+
+  it.each(shapes)('%s', async (_name, stages) => {
+    const scope = { $match: { _status: 'published' } };
+    await expectMingo([scope, ...stages]);
+    await expectMingo([scope, { $sort: { id: 1 } }, page(stages)]);
+    await expectMingo([scope, { $sort: { title: -1, id: 1 } }, page(stages, 2)]);
+    await expectMingo(stages);
+  });
+
+  it('stays correct after writes to a joined collection', async () => {
+    const stages = [scopeAll, { $sort: { id: 1 } }, page([...toOne('authors', 'author', 'documentId'), toMany('categories', 'cats', 'documentId')])];
+    await expectMingo(stages);
+    await engine.updateMany('authors', { documentId: 'a1' }, { $set: { name: 'Changed' } });
+    await engine.deleteMany('categories', { documentId: 'c2' });
+    await engine.insertMany('categories', [{ id: 9, documentId: 'c2', name: 'new two' }]);
+    await expectMingo(stages);
+  });
+});
+
+const scopeAll = { $match: {} };

@@ -1,0 +1,86 @@
+import type { Pipeline, Row } from '../types';
+import { deepCopy } from './deep-copy';
+import { isIndexable } from './field-index';
+import { orderRows, planLookup, planOrder } from './fast-lookup';
+import { isPlainField } from './match-rows';
+import { evalExpr, type Options } from './mingo-runtime';
+import { compileStages, isObject, type StageContext, type StageFn, type Vars } from './row-stages';
+
+type LetFn = (row: Row, vars: Vars) => Record<string, unknown>;
+
+/**
+ * Compiles a correlated `$lookup` of the compiler's shape (see fast-lookup's planLookup) into a stage that
+ * runs without mingo: per input row, the `let` variables, the index probe of the key, the relation order, then
+ * the rest of the sub-pipeline compiled once (row-stages, nested lookups included). The joined rows are
+ * copied into a copy of the input row (or into the row itself when it is owned), so the result is owned.
+ * Null (mingo runs the stage) for every other `$lookup`.
+ *
+ * @example
+ * compileLookup(cx, { from: 'authors', let: { v: '$author' }, pipeline: [{ $match: { $expr: { $eq: ['$documentId', '$$v'] } } }], as: 'author' })
+ */
+export function compileLookup(cx: StageContext, expr: Record<string, unknown>): StageFn | null {
+  const plan = planLookup(expr as never);
+  const as = expr.as;
+  const from = typeof expr.from === 'string' ? cx.collection(expr.from) : undefined;
+  if (plan?.kind !== 'correlated' || !from || typeof as !== 'string' || !isPlainField(as) || !isObject(expr.let)) return null;
+  const pipeline = expr.pipeline as Pipeline;
+  const letFn = compileLet(cx, expr.let);
+  const rest = pipeline.slice(1);
+  const order = planOrder(rest, plan.variable);
+  const runAll = compileStages(cx, pipeline);
+  const runRest = compileStages(cx, rest);
+  const runAfter = order ? compileStages(cx, rest.slice(3)) : runRest;
+  const index = from.index(plan.field);
+  return (rows, owned, outer) => {
+    const out: Row[] = [];
+    for (const row of rows) {
+      const own = letFn(row, outer);
+      const vars = { ...outer, ...own };
+      const value = own[plan.variable];
+      const values = plan.operator === '$eq' ? [value] : Array.isArray(value) ? value : null;
+      const selected = values ? index.select(values) : null;
+      let joined;
+      if (!selected) {
+        const nullish = plan.operator === '$eq' && (value === null || value === undefined);
+        joined = runAll(nullish ? index.selectOthers() : from.all(), false, vars);
+      } else if (!selected.every((r) => isIndexable(r[plan.field]) && Object.hasOwn(r, plan.field))) {
+        joined = runAll(selected, false, vars);
+      } else {
+        // Every selected row holds a scalar key in `values`: the key `$match` keeps them all.
+        const ordered = order ? orderRows(selected, values!, order) : selected;
+        joined = ordered ? runAfter(ordered, false, vars) : runRest(selected, false, vars);
+      }
+      const target = owned ? row : deepCopy(row);
+      target[as] = joined.owned ? joined.rows : deepCopy(joined.rows);
+      out.push(target);
+    }
+    return { rows: out, owned: true };
+  };
+}
+
+/**
+ * The `let` variables of a row: `'$<field>'` and `{ $ifNull: ['$<field>', []] }` directly (a missing field is
+ * undefined, as in mingo), anything else through mingo's evaluator with the enclosing variables.
+ */
+function compileLet(cx: StageContext, spec: Record<string, unknown>): LetFn {
+  const direct: [string, string, boolean][] = [];
+  for (const [name, value] of Object.entries(spec)) {
+    const ifNull = isObject(value) && Object.keys(value).length === 1 && Array.isArray(value.$ifNull) ? (value.$ifNull as unknown[]) : null;
+    const ref = ifNull && ifNull.length === 2 && Array.isArray(ifNull[1]) && ifNull[1].length === 0 ? ifNull[0] : value;
+    if (typeof ref !== 'string' || !ref.startsWith('$') || !isPlainField(ref.slice(1))) {
+      return (row, vars) => {
+        const options = Object.keys(vars).length === 0 ? cx.options : { ...cx.options, variables: { ...cx.options.variables, ...vars } };
+        return evalExpr(row, spec, options as Options) as Record<string, unknown>;
+      };
+    }
+    direct.push([name, ref.slice(1), ifNull !== null]);
+  }
+  return (row) => {
+    const out: Record<string, unknown> = {};
+    for (const [name, field, orEmpty] of direct) {
+      const value = Object.hasOwn(row, field) ? row[field] : undefined;
+      out[name] = orEmpty && (value === null || value === undefined) ? [] : value;
+    }
+    return out;
+  };
+}

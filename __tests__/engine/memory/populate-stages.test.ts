@@ -110,7 +110,7 @@ describe('memory engine populate stages give plain mingo results', () => {
     ['outer variables in a nested sub-pipeline', [toMany('categories', 'cats', 'documentId', [{ $lookup: { from: 'categories', let: { p: '$parent' }, pipeline: [{ $match: { $expr: { $eq: ['$documentId', '$$p'] } } }, { $addFields: { outer: '$$ids' } }], as: 'up' } }])]],
     ['a component media lookup with temps', [
       { $lookup: { from: 'files', let: { ids: { $ifNull: [{ $reduce: { input: { $ifNull: ['$dz', []] }, initialValue: [], in: { $concatArrays: ['$$value', ['$$this.file']] } } }, []] } }, pipeline: [{ $match: { $expr: { $in: ['$id', '$$ids'] } } }], as: '__p1' } },
-      { $addFields: { dz: { $map: { input: { $ifNull: ['$dz', []] }, as: 'c', in: { $mergeObjects: ['$$c', { file: { $ifNull: [{ $arrayElemAt: [{ $filter: { input: '$__p1', as: 'r', cond: { $eq: ['$$r.id', '$$c.file'] } } }, 0] }, null] } }] } } } },
+      { $addFields: { dz: { $map: { input: { $ifNull: ['$dz', []] }, as: 'c', in: { $mergeObjects: ['$$c', { file: { $ifNull: [{ $arrayElemAt: [{ $filter: { input: '$__p1', as: 'r', cond: { $eq: ['$$r.id', '$$c.file'] } } }, 0] }, null] } }] } } } } },
       { $unset: ['__p1'] },
     ]],
   ];

@@ -7,6 +7,9 @@ import { logPipeline } from './log';
 
 type Row = Record<string, unknown>;
 
+/** The rows are only formatted, and formatDocument copies every stored value it keeps. */
+const READ_ONLY = { readOnly: true } as const;
+
 export type PaginationMeta =
   | { page: number; pageSize: number; pageCount?: number; total?: number }
   | { start: number; limit: number; total?: number };
@@ -27,7 +30,7 @@ function paginationMeta(p: Pagination, total: number | undefined): PaginationMet
 export async function findMany(registry: Registry, engine: Engine, ct: ContentType, query: Query, match?: Filter): Promise<FindManyResult> {
   const pipeline = compileFind(registry, ct, query, match ? { match } : undefined);
   const started = Date.now();
-  const [result] = (await engine.aggregate(ct.collectionName, pipeline)) as [{ data?: Row[]; total?: { count: number }[] }?];
+  const [result] = (await engine.aggregate(ct.collectionName, pipeline, READ_ONLY)) as [{ data?: Row[]; total?: { count: number }[] }?];
   logPipeline(ct.collectionName, pipeline, started);
   const rows = result?.data ?? [];
   const total = result?.total?.[0]?.count ?? (query.pagination.withCount ? 0 : undefined);
@@ -41,7 +44,7 @@ export async function findMany(registry: Registry, engine: Engine, ct: ContentTy
 export async function findOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<Row | null> {
   const pipeline = compileFindOne(registry, ct, query, match);
   const started = Date.now();
-  const rows = await engine.aggregate(ct.collectionName, pipeline);
+  const rows = await engine.aggregate(ct.collectionName, pipeline, READ_ONLY);
   logPipeline(ct.collectionName, pipeline, started);
   const row = rows[0];
   return row ? formatDocument(registry, ct.uid, row, query) : null;

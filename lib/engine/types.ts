@@ -20,6 +20,15 @@ export interface FindOptions {
   projection?: Record<string, 0 | 1>;
 }
 
+/** Options of `Engine.aggregate`. */
+export interface AggregateOptions {
+  /**
+   * The caller only reads the rows and copies what it keeps (as the formatter does): the engine may then return
+   * rows whose nested objects are shared with its storage instead of deep copies. Such rows must never be mutated.
+   */
+  readonly readOnly?: boolean;
+}
+
 /** Counts engine calls, so tests can assert "one aggregate per GET". */
 export interface EngineStats {
   aggregate: number;
@@ -36,7 +45,7 @@ export interface Engine {
   readonly stats: EngineStats;
   /** Creates collections and indexes; called once at startup. */
   init(collections: readonly { name: string; indexes: readonly IndexSpec[] }[]): Promise<void>;
-  aggregate(collection: string, pipeline: Pipeline): Promise<Row[]>;
+  aggregate(collection: string, pipeline: Pipeline, options?: AggregateOptions): Promise<Row[]>;
   find(collection: string, filter: Filter, options?: FindOptions): Promise<Row[]>;
   count(collection: string, filter: Filter): Promise<number>;
   insertMany(collection: string, rows: readonly Row[]): Promise<void>;

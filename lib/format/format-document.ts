@@ -14,7 +14,8 @@ const TRAILING_SYSTEM = ['createdAt', 'updatedAt', 'publishedAt', 'locale'] as c
 /**
  * Renders one stored (and populated) row of a content type as Strapi 5's flat document: `id`, `documentId`,
  * selected scalar attributes (null when empty), populated attributes, timestamps and `locale` (localized types
- * only). Private attributes, passwords and internal fields never appear.
+ * only). Private attributes, passwords and internal fields never appear. The result shares no object with
+ * `row` (stored values are copied).
  */
 export function formatDocument(registry: Registry, uid: string, row: Row, selection: Selection): Row {
   const ct = registry.contentType(uid);
@@ -22,7 +23,7 @@ export function formatDocument(registry: Registry, uid: string, row: Row, select
   formatAttributes(registry, ct.attributes, ct.attributeNames, row, selection, out);
   for (const name of TRAILING_SYSTEM) {
     if (!(name in ct.attributes)) continue;
-    if (selection.fields === null || selection.fields.includes(name)) out[name] = row[name] ?? null;
+    if (selection.fields === null || selection.fields.includes(name)) out[name] = copyValue(row[name] ?? null);
   }
   const loc = selection.populate.localizations;
   if (loc && Array.isArray(row.localizations)) {
@@ -51,7 +52,7 @@ function formatAttributes(
     const attribute = attributes[name]!;
     if (attribute.private) continue;
     if (attribute.kind === 'scalar') {
-      if (selection.fields === null || selection.fields.includes(name)) out[name] = row[name] ?? null;
+      if (selection.fields === null || selection.fields.includes(name)) out[name] = copyValue(row[name] ?? null);
       continue;
     }
     const node = selection.populate[name];
@@ -62,7 +63,7 @@ function formatAttributes(
 
 function formatPopulated(registry: Registry, node: PopulateNode, value: unknown): unknown {
   const attribute = node.attribute;
-  if (node.count && value && typeof value === 'object' && !Array.isArray(value) && 'count' in value) return value;
+  if (node.count && value && typeof value === 'object' && !Array.isArray(value) && 'count' in value) return copyValue(value);
   switch (attribute.kind) {
     case 'relation':
     case 'media': {
@@ -90,8 +91,21 @@ function formatPopulated(registry: Registry, node: PopulateNode, value: unknown)
       return items;
     }
     default:
-      return value;
+      return copyValue(value);
   }
+}
+
+/**
+ * A deep copy of a stored value (json, blocks, dates): documents are read with `readOnly` (see
+ * read-documents), so nothing the formatter returns may share an object with the engine's storage.
+ */
+function copyValue(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(copyValue);
+  if (value instanceof Date) return new Date(value.getTime());
+  const out: Row = {};
+  for (const key of Object.keys(value)) out[key] = copyValue((value as Row)[key]);
+  return out;
 }
 
 function isRow(v: unknown): v is Row {

@@ -57,6 +57,7 @@ describe('memory engine populate stages give plain mingo results', () => {
     }
     const actual = await engine.aggregate('articles', pipeline);
     expect(actual).toEqual(expected);
+    expect(await engine.aggregate('articles', pipeline, { readOnly: true })).toEqual(expected);
     const again = await engine.aggregate('articles', pipeline);
     mutate(actual);
     expect(await engine.aggregate('articles', pipeline)).toEqual(again);

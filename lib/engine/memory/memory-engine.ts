@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import createDebug from 'debug';
 import { Query, update as mingoUpdate } from 'mingo';
-import type { Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
+import type { AggregateOptions, Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
 import { deepCopy } from './deep-copy';
 import { DurableFile } from './durable-file';
 import { createFastLookup } from './fast-lookup';
@@ -75,11 +75,13 @@ class MemoryEngine implements Engine {
     for (const c of collections) this.collection(c.name).setIndexes(c.indexes);
   }
 
-  async aggregate(collection: string, pipeline: Pipeline): Promise<Row[]> {
+  async aggregate(collection: string, pipeline: Pipeline, options: AggregateOptions = {}): Promise<Row[]> {
     await this.readable();
     this.stats.aggregate++;
-    const result = runOwned(this.runtime, this.collection(collection), pipeline);
-    return result.owned ? result.rows : deepCopy(result.rows);
+    const readOnly = options.readOnly === true;
+    const result = runOwned(this.runtime, this.collection(collection), pipeline, readOnly);
+    if (result.owned) return result.rows;
+    return readOnly ? result.rows.slice() : deepCopy(result.rows);
   }
 
   async find(collection: string, filter: Filter, options: FindOptions = {}): Promise<Row[]> {

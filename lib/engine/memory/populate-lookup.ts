@@ -1,5 +1,4 @@
 import type { Pipeline, Row } from '../types';
-import { deepCopy } from './deep-copy';
 import { isIndexable } from './field-index';
 import { orderRows, planLookup, planOrder } from './fast-lookup';
 import { isPlainField } from './match-rows';
@@ -50,8 +49,8 @@ export function compileLookup(cx: StageContext, expr: Record<string, unknown>): 
         const ordered = order ? orderRows(selected, values!, order) : selected;
         joined = ordered ? runAfter(ordered, false, vars) : runRest(selected, false, vars);
       }
-      const target = owned ? row : deepCopy(row);
-      target[as] = joined.owned ? joined.rows : deepCopy(joined.rows);
+      const target = owned ? row : cx.copyRow(row);
+      target[as] = joined.owned ? joined.rows : cx.copyRows(joined.rows);
       out.push(target);
     }
     return { rows: out, owned: true };

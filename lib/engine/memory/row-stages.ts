@@ -25,6 +25,13 @@ export type StageFn = (rows: readonly Row[], owned: boolean, vars: Vars) => RowS
 export interface StageContext {
   readonly options: QueryOptions;
   collection(name: string): MemoryCollection | undefined;
+  /**
+   * Copies a row before a stage changes it: a deep copy, or a shallow one when the caller only reads the result
+   * (then "owned" rows are fresh at the top level only).
+   */
+  copyRow(row: Row): Row;
+  /** Copies joined rows that are not owned (deep copies, or a new array of the same rows for a reader). */
+  copyRows(rows: readonly Row[]): Row[];
   /** Compiles a `$lookup` stage, or returns null to leave it to mingo (see populate-lookup). */
   lookup(cx: StageContext, expr: Record<string, unknown>): StageFn | null;
 }
@@ -62,8 +69,8 @@ function compileStage(cx: StageContext, stage: Record<string, unknown>): StageFn
   const fallback: StageFn = (rows, _owned, vars) => ({ rows: mingoStages(cx.options, [stage], rows, vars), owned: false });
   const fn = name === '$match' ? matchStage(cx, body)
     : name === '$sort' ? sortStage(body)
-    : name === '$addFields' || name === '$set' ? addFieldsStage(body)
-    : name === '$unset' ? unsetStage(body)
+    : name === '$addFields' || name === '$set' ? addFieldsStage(cx, body)
+    : name === '$unset' ? unsetStage(cx, body)
     : name === '$lookup' && isObject(body) ? cx.lookup(cx, body)
     : null;
   if (!fn) return fallback;
@@ -123,7 +130,7 @@ function sortStage(body: unknown): PartialStage | null {
 }
 
 /** `{ name: { $ifNull: [{ $arrayElemAt: ['$<field>', 0] }, null | { count: 0 }] } }` per key. */
-function addFieldsStage(body: unknown): PartialStage | null {
+function addFieldsStage(cx: StageContext, body: unknown): PartialStage | null {
   if (!isObject(body) || Object.keys(body).length === 0) return null;
   const specs: { name: string; field: string; fallback: Row | null }[] = [];
   for (const [name, spec] of Object.entries(body)) {
@@ -139,7 +146,7 @@ function addFieldsStage(body: unknown): PartialStage | null {
   }
   return (rows, owned) => {
     if (!rows.every((row) => specs.every((s) => Array.isArray(row[s.field]) && Object.hasOwn(row, s.field)))) return null;
-    const out = owned ? (rows as Row[]) : rows.map((row) => deepCopy(row));
+    const out = owned ? (rows as Row[]) : rows.map((row) => cx.copyRow(row));
     for (const row of out) {
       const values = specs.map((s) => {
         const value = (row[s.field] as unknown[])[0];
@@ -155,11 +162,11 @@ function addFieldsStage(body: unknown): PartialStage | null {
 }
 
 /** `$unset` of top-level fields: the other keys keep their order. */
-function unsetStage(body: unknown): PartialStage | null {
+function unsetStage(cx: StageContext, body: unknown): PartialStage | null {
   const names = typeof body === 'string' ? [body] : body;
   if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string' && isPlainField(n))) return null;
   return (rows, owned) => {
-    const out = owned ? (rows as Row[]) : rows.map((row) => deepCopy(row));
+    const out = owned ? (rows as Row[]) : rows.map((row) => cx.copyRow(row));
     for (const row of out) for (const n of names as string[]) delete row[n];
     return { rows: out, owned: true };
   };

@@ -48,8 +48,8 @@ export function runPipeline(rt: PipelineRuntime, col: MemoryCollection, pipeline
  * {@link runPipeline}, telling whether the rows are owned (fresh objects sharing nothing with stored rows nor
  * with each other: the engine hands them out without a copy).
  */
-export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: Pipeline): RowSet {
-  const cx = stageContext(rt);
+export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: Pipeline, readOnly = false): RowSet {
+  const cx = stageContext(rt, readOnly);
   let owned = false;
   let rows: readonly Row[] = col.all();
   let i = 0;
@@ -104,9 +104,18 @@ export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: P
   return { rows: rows as Row[], owned };
 }
 
-/** The runtime as row-stages sees it: correlated lookups run by populate-lookup. */
-function stageContext(rt: PipelineRuntime): StageContext {
-  return { options: rt.options, collection: (name) => rt.collection(name), lookup: compileLookup };
+/**
+ * The runtime as row-stages sees it: correlated lookups run by populate-lookup; `readOnly`: rows are copied
+ * at the top level only (the caller never mutates them, see AggregateOptions).
+ */
+function stageContext(rt: PipelineRuntime, readOnly: boolean): StageContext {
+  return {
+    options: rt.options,
+    collection: (name) => rt.collection(name),
+    lookup: compileLookup,
+    copyRow: readOnly ? (row) => ({ ...row }) : deepCopy,
+    copyRows: readOnly ? (rows) => rows.slice() : (rows) => deepCopy(rows as Row[]),
+  };
 }
 
 function mingo(rt: PipelineRuntime, rows: readonly Row[], stages: Pipeline): Row[] {
@@ -123,7 +132,7 @@ function runFacet(cx: StageContext, rows: readonly Row[], facet: PageFacet, firs
       continue;
     }
     const result = compileStages(cx, facet.rest)(page, false, {});
-    out[key.name] = result.owned ? result.rows : deepCopy(result.rows);
+    out[key.name] = result.owned ? result.rows : cx.copyRows(result.rows);
   }
   return out;
 }

@@ -7,6 +7,7 @@ import { createRegistry, type I18nSettings, type Registry } from './schema';
 import { createHttpRouter } from './http/create-http-router';
 import type { UploadOptions } from './http/upload-routes';
 import { validateRouterOptions } from './options/validate-options';
+import { DEFAULT_MAX_DEPTH } from './query/depth-limit';
 
 /** Options of `createContentRouter`; see docs/options.md. */
 export interface ContentRouterOptions {
@@ -16,8 +17,11 @@ export interface ContentRouterOptions {
   components?: Readonly<Record<string, unknown>>;
   /** Storage engine; default `memoryEngine()`. */
   engine?: Engine;
-  /** Pagination defaults: `defaultLimit` 25, `maxLimit` 100. */
-  rest?: { defaultLimit?: number; maxLimit?: number };
+  /**
+   * REST limits: `defaultLimit` 25 and `maxLimit` 100 (page sizes), `maxDepth` 10 (how many relations and
+   * components a populate tree or a sort path may go through; deeper is a 400).
+   */
+  rest?: { defaultLimit?: number; maxLimit?: number; maxDepth?: number };
   /** Configured locales; default `{ locales: ['en'], defaultLocale: 'en' }`. */
   i18n?: Partial<I18nSettings>;
   /** API tokens, the Public role and the host app's own authentication. Without it every route is open. */
@@ -52,7 +56,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
   validateRouterOptions(options);
   const registry = createRegistry({ contentTypes: options.contentTypes, components: options.components, i18n: options.i18n });
   const engine = options.engine ?? memoryEngine();
-  const rest = { defaultLimit: options.rest?.defaultLimit ?? 25, maxLimit: options.rest?.maxLimit ?? 100 };
+  const rest = { defaultLimit: options.rest?.defaultLimit ?? 25, maxLimit: options.rest?.maxLimit ?? 100, maxDepth: options.rest?.maxDepth ?? DEFAULT_MAX_DEPTH };
   const service = createDocumentService({ registry, engine, rest, documentId: options.documentId, lifecycles: options.lifecycles });
   const auth = createAuth(options.auth, registry);
   const ready = engine.init(indexesFor(registry));

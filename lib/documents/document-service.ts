@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Ability } from '../auth/types';
 import { OPEN_ABILITY } from '../auth/types';
 import type { Engine, Filter } from '../engine';
-import { parseQuery } from '../query';
+import { parseQuery, type RestLimits } from '../query';
 import type { Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { createBodyValidator, type BodyValidator } from '../schema/validate-body';
@@ -16,7 +16,7 @@ type Row = Record<string, unknown>;
 export interface DocumentServiceOptions {
   registry: Registry;
   engine: Engine;
-  rest: { defaultLimit: number; maxLimit: number };
+  rest: RestLimits;
   clock?: () => Date;
   documentId?: () => string;
   lifecycles?: LifecycleHooks;
@@ -93,9 +93,10 @@ function documentsFor(options: DocumentServiceOptions, ct: ContentType, validato
 
   return {
     contentType: ct,
-    findMany: (q) => findMany(registry, engine, ct, parse(q, 'find')),
-    findOne: (documentId, q) => findOne(registry, engine, ct, parse(q, 'findOne'), { documentId }),
-    findFirst: (q) => findOne(registry, engine, ct, parse(q, 'findOne'), {}),
+    // async: a bad query string rejects the returned promise instead of throwing synchronously.
+    findMany: async (q) => findMany(registry, engine, ct, parse(q, 'find')),
+    findOne: async (documentId, q) => findOne(registry, engine, ct, parse(q, 'findOne'), { documentId }),
+    findFirst: async (q) => findOne(registry, engine, ct, parse(q, 'findOne'), {}),
     async anyDocumentId() {
       const [row] = await engine.find(ct.collectionName, {}, { limit: 1, projection: { documentId: 1 } });
       return row?.documentId as string | undefined;

@@ -2,7 +2,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { draftReadContext } from '../auth';
 import type { Documents } from '../documents';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
-import { parseQuery } from '../query';
+import { parseQuery, type RestLimits } from '../query';
 import type { Query, QueryContext } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { readDataPayload } from '../schema/validate-body';
@@ -14,7 +14,7 @@ import { sendData } from './send';
 export interface ContentRoutesDeps {
   registry: Registry;
   documents: (uid: string, ability: ReturnType<typeof getAbility>) => Documents;
-  rest: { defaultLimit: number; maxLimit: number };
+  rest: RestLimits;
 }
 
 type Action = 'find' | 'findOne' | 'create' | 'update' | 'delete';

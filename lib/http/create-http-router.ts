@@ -9,13 +9,14 @@ import { bodyParsers } from './body-parsers';
 import { contentRoutes } from './content-routes';
 import { errorHandler, notFound } from './error-handler';
 import { uploadRoutes, type UploadOptions } from './upload-routes';
+import type { RestLimits } from '../query';
 
 export interface HttpRouterDeps {
   registry: Registry;
   engine: Engine;
   auth: Authenticator;
   documents: (uid: string, ability: Ability) => Documents;
-  rest: { defaultLimit: number; maxLimit: number };
+  rest: RestLimits;
   /** Requests wait for it (engine initialization). */
   ready: Promise<void>;
   upload: UploadOptions | false;

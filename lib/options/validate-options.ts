@@ -14,6 +14,7 @@ const schema = {
       properties: {
         defaultLimit: { type: 'integer', minimum: 1 },
         maxLimit: { type: 'integer', minimum: 1 },
+        maxDepth: { type: 'integer', minimum: 1 },
       },
     },
     i18n: { type: 'object' },

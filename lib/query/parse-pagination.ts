@@ -6,6 +6,8 @@ import type { Pagination } from './types';
 export interface RestLimits {
   readonly defaultLimit: number;
   readonly maxLimit: number;
+  /** The most relations/components a populate tree or a sort path may go through; default 10. */
+  readonly maxDepth?: number;
 }
 
 const MIXED = 'Cannot use both page & offset pagination in the same query';

@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors';
 import { asList, isPlainObject } from './as-list';
+import { assertDepth, deeper } from './depth-limit';
 import type { ParseScope } from './parse-scope';
 import { parsePopulateNode } from './parse-populate-node';
 import { populateStar, type PopulateTarget } from './populate-star';
@@ -85,20 +86,22 @@ function mergeNodes(a: PopulateNode, b: PopulateNode): PopulateNode {
 }
 
 /**
- * Validates a `populate` value against `target` into a PopulateMap (no depth limit). Unknown keys and
- * scalar attributes are `Invalid key <key>` (param "populate"); relations to types the caller cannot
- * `find` are silently left out, at every depth and with `*`.
+ * Validates a `populate` value against `target` into a PopulateMap, at most `rest.maxDepth` levels deep
+ * (default 10; deeper is a 400). Unknown keys and scalar attributes are `Invalid key <key>` (param
+ * "populate"); relations to types the caller cannot `find` are silently left out, at every depth and with `*`.
  *
  * @example
  * parsePopulate(scope, article, 'seo.socials,cover'); // { seo: { populate: { socials: ... } }, cover: ... }
  */
 export function parsePopulate(scope: ParseScope, target: PopulateTarget, raw: unknown): PopulateMap {
   const request = collect(raw);
-  let out: PopulateMap = request.star ? populateStar(scope, target) : {};
+  if (request.star || request.entries.length > 0) assertDepth(scope, 'populate', (scope.depth ?? 0) + 1);
+  const inner = deeper(scope);
+  let out: PopulateMap = request.star ? populateStar(inner, target) : {};
   for (const { path, value } of request.entries) {
     const [head, ...rest] = path;
     const nestedValue = rest.length > 0 ? { populate: { [rest.join('.')]: value } } : value;
-    const node = parsePopulateNode(scope, target, head ?? '', nestedValue, parsePopulate);
+    const node = parsePopulateNode(inner, target, head ?? '', nestedValue, parsePopulate);
     if (node) out = mergeMaps(out, { [head!]: node });
   }
   return out;

@@ -54,7 +54,7 @@ function parseLocale(input: ParseQueryInput, raw: unknown, filterOnLocale: boole
 export function parseQuery(input: ParseQueryInput): Query {
   const raw = parseRawQuery(input.rawQuery);
   const ct = input.contentType;
-  const scope = (param: QueryParam): ParseScope => ({ registry: input.registry, context: input.context, param });
+  const scope = (param: QueryParam): ParseScope => ({ registry: input.registry, context: input.context, param, maxDepth: input.rest.maxDepth });
   const reads = input.action !== 'write';
   const filters = reads && present(raw.filters) ? parseFilters(scope('filters'), ct.attributes, raw.filters) : undefined;
   const sort = reads && present(raw.sort) ? parseSort(scope('sort'), ct.attributes, raw.sort) : [];

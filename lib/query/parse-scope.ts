@@ -16,6 +16,10 @@ export interface ParseScope {
    * relation is reported as the private field).
    */
   readonly deferred?: { error?: ValidationError };
+  /** How many populate levels lie above the value being parsed (0 at the top). */
+  readonly depth?: number;
+  /** The most relations/components a populate tree or sort path may go through (`rest.maxDepth`). */
+  readonly maxDepth?: number;
 }
 
 /** Runs `parse` with permission errors deferred to the end of the parameter. */

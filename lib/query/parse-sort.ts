@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors';
 import type { Attributes } from '../schema';
 import { asList, isPlainObject } from './as-list';
+import { assertDepth } from './depth-limit';
 import { invalidKey, joinPath, withDeferredPermissions, type ParseScope } from './parse-scope';
 import { assertCanCross, nestedAttributes, resolveAttribute } from './resolve-attribute';
 import type { SortItem } from './types';
@@ -82,6 +83,7 @@ function toOrder(order: unknown): 'asc' | 'desc' | undefined {
  */
 export function parseSort(scope: ParseScope, attributes: Attributes, raw: unknown): SortItem[] {
   const items = collect(raw);
+  for (const item of items) assertDepth(scope, 'sort', item.path.length - 1);
   withDeferredPermissions(scope, (s) => items.forEach((item) => checkPath(s, attributes, item.path)));
   return items.map((item) => {
     const order = toOrder(item.order);

@@ -15,6 +15,10 @@ export interface UploadOptions {
   sizeLimit?: number;
   /** Responsive image breakpoints; default `{ large: 1000, medium: 750, small: 500 }`. */
   breakpoints?: Record<string, number>;
+  /** Files per request; more is a 400. Default 20. */
+  maxFiles?: number;
+  /** Most pixels (width x height) of an uploaded image; larger ones are a 413 before decoding. Default 100 000 000. */
+  maxPixels?: number;
 }
 
 /** The `/upload` routes of the media library. */
@@ -26,6 +30,8 @@ export function uploadRoutes(deps: UploadOptions & { registry: Registry; engine:
     provider,
     sizeLimit: deps.sizeLimit,
     breakpoints: deps.breakpoints,
+    maxFiles: deps.maxFiles,
+    maxPixels: deps.maxPixels,
     documentId: deps.documentId,
   });
   return createUploadRouter(media);

@@ -3,11 +3,12 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Engine, Row } from '../engine';
 import { NotFoundError, ValidationError, fieldValidationError } from '../errors';
 import type { MediaAttribute, Registry } from '../schema';
+import { sanitizeFileName } from './file-name';
 import { toPublicFile } from './format-file';
 import { mediaPaths, mimeAllowed, removeFileFromRow } from './media-references';
 import { parseFileInfo } from './parse-file-info';
 import { parseFilesQuery } from './parse-files-query';
-import { DEFAULT_BREAKPOINTS } from './process-image';
+import { DEFAULT_BREAKPOINTS, DEFAULT_MAX_PIXELS, assertImagePixels } from './process-image';
 import { type UploadLimits, type UploadRequest, readUploadRequest } from './read-upload-request';
 import { type StoreContext, fileName, storeFile, storedObjects } from './store-file';
 import type { DisallowedFile, FileInfo, FileRow, MediaService, PublicFile, StorageProvider } from './types';
@@ -24,6 +25,8 @@ export interface MediaServiceOptions {
   maxFiles?: number;
   /** Responsive formats: name -> longest side. Default `{ small: 500, medium: 750, large: 1000 }`. */
   breakpoints?: Record<string, number>;
+  /** Most pixels (width x height) of an image; larger ones are a 413 before decoding. Default 100 000 000. */
+  maxPixels?: number;
   clock?: () => Date;
   documentId?: () => string;
 }
@@ -41,6 +44,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
   const clock = options.clock ?? (() => new Date());
   const newDocumentId = options.documentId ?? (() => uuidv7());
   const breakpoints = Object.freeze({ ...(options.breakpoints ?? DEFAULT_BREAKPOINTS) });
+  const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
   const limits: UploadLimits = { sizeLimit: options.sizeLimit ?? 200 * 1024 * 1024, maxFiles: options.maxFiles ?? 20, maxFieldSize: 1024 * 1024 };
 
   async function findRow(id: number): Promise<FileRow | null> {
@@ -62,7 +66,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     return withRequest(req, async (request) => {
       if (request.files.length === 0) throw new ValidationError('Files are empty');
       const infos = parseFileInfo(request.fields.fileInfo, request.files.length);
-      const ctx: StoreContext = { provider, breakpoints, workDir: request.workDir };
+      const ctx: StoreContext = { provider, breakpoints, workDir: request.workDir, maxPixels };
       const stored: { name: string; info: FileInfo; content: Awaited<ReturnType<typeof storeFile>> }[] = [];
       try {
         for (const [i, file] of request.files.entries()) {
@@ -109,7 +113,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     const [checked = {}] = parseFileInfo(info, 1);
     const next: FileRow = {
       ...row,
-      name: checked.name ?? row.name,
+      name: checked.name === undefined || checked.name === null ? row.name : sanitizeFileName(checked.name),
       alternativeText: checked.alternativeText ?? row.alternativeText,
       caption: checked.caption ?? row.caption,
       updatedAt: clock().toISOString(),
@@ -123,8 +127,10 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     const [info = {}] = parseFileInfo(request.fields.fileInfo, 1);
     const file = request.files[0]!;
     const name = info.name ? fileName(file, info) : file.filename;
+    // Refuse an oversized image before the current content is deleted.
+    await assertImagePixels(file.path, name, maxPixels);
     if (row.provider === provider.name) await Promise.all(storedObjects(row).map((o) => provider.delete(o)));
-    const content = await storeFile(file, name, { provider, breakpoints, workDir: request.workDir }, { hash: row.hash, ext: row.ext });
+    const content = await storeFile(file, name, { provider, breakpoints, workDir: request.workDir, maxPixels }, { hash: row.hash, ext: row.ext });
     const next: FileRow = {
       ...row,
       ...content,

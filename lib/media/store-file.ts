@@ -11,6 +11,8 @@ export interface StoreContext {
   provider: StorageProvider;
   breakpoints: Readonly<Record<string, number>>;
   workDir: string;
+  /** Most pixels of an image (see DEFAULT_MAX_PIXELS). */
+  maxPixels: number;
 }
 
 /** The name a file is saved under: `fileInfo.name` when given, else the client file name (both sanitised). */
@@ -26,7 +28,7 @@ export function fileName(received: ReceivedFile, info: FileInfo): string {
 export async function storeFile(received: ReceivedFile, name: string, ctx: StoreContext, keep?: { hash: string; ext: string }): Promise<StoredContent> {
   const ext = keep?.ext ?? fileExtension(received.filename, received.mime);
   const hash = keep?.hash ?? generateHash(name, ext);
-  const image = await processImage({ path: received.path, sizeInBytes: received.sizeInBytes, hash }, ctx.workDir, ctx.breakpoints);
+  const image = await processImage({ path: received.path, sizeInBytes: received.sizeInBytes, hash, name }, ctx.workDir, ctx.breakpoints, ctx.maxPixels);
   const mime = image?.mime ?? received.mime;
   const stored: StoredFileRef[] = [];
   const put = async (key: string, path: string, sizeInBytes: number) => {

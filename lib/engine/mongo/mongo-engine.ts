@@ -6,9 +6,19 @@ import { fromBson } from './from-bson';
 import { loadMongoose, type Mongoose } from './load-mongoose';
 import { mapMongoError } from './map-mongo-error';
 
+/**
+ * The part of a mongoose `Connection` the engine relies on. Declared structurally so that the published types
+ * compile in apps without mongoose installed (it is an optional peer dependency); `mongoose.connection` fits.
+ */
+export interface MongooseConnectionLike {
+  readonly readyState: number;
+  asPromise(): Promise<unknown>;
+  getClient(): unknown;
+}
+
 export interface MongoEngineOptions {
   /** An open (or opening) mongoose connection; the host keeps owning it (`close()` leaves it open). */
-  connection?: Connection;
+  connection?: MongooseConnectionLike;
   /** A MongoDB connection string; the engine opens the connection and closes it in `close()`. */
   uri?: string;
   /**
@@ -167,7 +177,7 @@ class MongoEngine implements Engine {
 
   private async connect(): Promise<Ready> {
     const mongoose = await loadMongoose();
-    const connection = this.options.connection ?? mongoose.createConnection(this.options.uri!);
+    const connection = (this.options.connection as Connection | undefined) ?? mongoose.createConnection(this.options.uri!);
     if (connection.readyState !== 1) await connection.asPromise();
     const db = connection.db;
     if (!db) throw new Error('mongoEngine: the connection has no database');

@@ -1,5 +1,5 @@
 import type { Engine, Filter } from '../engine';
-import { formatDocument } from '../format';
+import { formatDocument, type Selection } from '../format';
 import { compileFind, compileFindOne } from '../pipeline';
 import type { Pagination, Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
@@ -26,7 +26,41 @@ function paginationMeta(p: Pagination, total: number | undefined): PaginationMet
   return { page: p.page, pageSize: p.pageSize, pageCount: Math.ceil(t / p.pageSize), total: t };
 }
 
-/** Runs a list query as ONE aggregation and formats the page. */
+/** The stored rows of a page, before formatting (read-only: they may share values with storage). */
+export interface StoredPage {
+  readonly registry: Registry;
+  readonly uid: string;
+  readonly rows: readonly Row[];
+  readonly selection: Selection;
+}
+
+const STORED_PAGE = Symbol('content-router.storedPage');
+
+/**
+ * The stored rows behind a `findMany` result, as long as its `data` was neither read nor replaced: a response can
+ * then be written straight from them (see lib/format/compile-document-json) with the same bytes as `data`'s JSON.
+ */
+export function storedPageOf(result: FindManyResult): StoredPage | undefined {
+  return (result as FindManyResult & { [STORED_PAGE]?: () => StoredPage | undefined })[STORED_PAGE]?.();
+}
+
+/** `data` is formatted on first access (and then kept): a response written from the stored rows never formats. */
+function pageResult(page: StoredPage, pagination: PaginationMeta): FindManyResult {
+  let data: Row[] | undefined;
+  const result = {
+    get data(): Row[] {
+      return (data ??= page.rows.map((row) => formatDocument(page.registry, page.uid, row, page.selection)));
+    },
+    set data(value: Row[]) {
+      data = value;
+    },
+    pagination,
+  };
+  Object.defineProperty(result, STORED_PAGE, { value: () => (data === undefined ? page : undefined) });
+  return result;
+}
+
+/** Runs a list query as ONE aggregation; `data` is the formatted page. */
 export async function findMany(registry: Registry, engine: Engine, ct: ContentType, query: Query, match?: Filter): Promise<FindManyResult> {
   const pipeline = compileFind(registry, ct, query, match ? { match } : undefined);
   const started = Date.now();
@@ -34,10 +68,7 @@ export async function findMany(registry: Registry, engine: Engine, ct: ContentTy
   logPipeline(ct.collectionName, pipeline, started);
   const rows = result?.data ?? [];
   const total = result?.total?.[0]?.count ?? (query.pagination.withCount ? 0 : undefined);
-  return {
-    data: rows.map((row) => formatDocument(registry, ct.uid, row, query)),
-    pagination: paginationMeta(query.pagination, total),
-  };
+  return pageResult({ registry, uid: ct.uid, rows, selection: query }, paginationMeta(query.pagination, total));
 }
 
 /** Runs a one-document query as ONE aggregation; null when nothing matches. */

@@ -1,5 +1,6 @@
 import type { Attributes, Registry } from '../schema';
 import type { PopulateMap, PopulateNode } from '../query/types';
+import { copyValue } from './json-value';
 
 type Row = Record<string, unknown>;
 
@@ -9,7 +10,8 @@ export interface Selection {
   readonly populate: PopulateMap;
 }
 
-const TRAILING_SYSTEM = ['createdAt', 'updatedAt', 'publishedAt', 'locale'] as const;
+/** System fields written after the attributes, when the type has them. */
+export const TRAILING_SYSTEM = ['createdAt', 'updatedAt', 'publishedAt', 'locale'] as const;
 
 /**
  * Renders one stored (and populated) row of a content type as Strapi 5's flat document: `id`, `documentId`,
@@ -93,19 +95,6 @@ function formatPopulated(registry: Registry, node: PopulateNode, value: unknown)
     default:
       return copyValue(value);
   }
-}
-
-/**
- * A deep copy of a stored value (json, blocks, dates): documents are read with `readOnly` (see
- * read-documents), so nothing the formatter returns may share an object with the engine's storage.
- */
-function copyValue(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(copyValue);
-  if (value instanceof Date) return new Date(value.getTime());
-  const out: Row = {};
-  for (const key of Object.keys(value)) out[key] = copyValue((value as Row)[key]);
-  return out;
 }
 
 function isRow(v: unknown): v is Row {

@@ -9,7 +9,7 @@ import { readDataPayload } from '../schema/validate-body';
 import { methodNotAllowed } from './error-handler';
 import { createKeyedLock, type KeyedLock } from './keyed-lock';
 import { getAbility, rawQueryString } from './request-context';
-import { sendData } from './send';
+import { sendData, sendList } from './send';
 
 export interface ContentRoutesDeps {
   registry: Registry;
@@ -72,8 +72,7 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType, lock: KeyedLock) 
   return {
     find: handle(async (req, res) => {
       const docs = guard(req, 'find');
-      const result = await docs.findMany(query(req, 'find'));
-      sendData(req, res, registry, ct, 200, result.data, { pagination: result.pagination });
+      sendList(req, res, registry, ct, await docs.findMany(query(req, 'find')));
     }),
     findOne: handle(async (req, res) => {
       const docs = guard(req, 'findOne');

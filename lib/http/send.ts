@@ -1,13 +1,38 @@
 import type { Request, Response } from 'express';
+import { storedPageOf, type FindManyResult } from '../documents/read-documents';
+import { compileDocumentJson } from '../format';
 import { toV4 } from '../format/format-v4';
 import type { ContentType, Registry } from '../schema';
+
+const isV4 = (req: Request): boolean => String(req.headers['strapi-response-format'] ?? '').toLowerCase() === 'v4';
 
 /**
  * Sends `{ data, meta }`. With the request header `Strapi-Response-Format: v4`, documents are rendered in the
  * v4 shape (`{ id, documentId, attributes }`, relations wrapped in `{ data }`).
  */
 export function sendData(req: Request, res: Response, registry: Registry, ct: ContentType, status: number, data: unknown, meta: Record<string, unknown>): void {
-  const v4 = String(req.headers['strapi-response-format'] ?? '').toLowerCase() === 'v4';
-  const body = v4 ? { data: toV4(registry, ct.uid, data), meta } : { data, meta };
+  const body = isV4(req) ? { data: toV4(registry, ct.uid, data), meta } : { data, meta };
   res.status(status).json(body);
+}
+
+/**
+ * Sends a list: `{ data, meta: { pagination } }`. A v5 response is written straight from the stored rows
+ * (compileDocumentJson) with the bytes and headers `res.json` would give, unless the host app changes how
+ * Express writes JSON (`json replacer`, `json spaces`, `json escape`).
+ */
+export function sendList(req: Request, res: Response, registry: Registry, ct: ContentType, result: FindManyResult): void {
+  const meta = { pagination: result.pagination };
+  const page = storedPageOf(result);
+  const app = res.app;
+  if (!page || isV4(req) || app.get('json replacer') || app.get('json spaces') || app.get('json escape')) {
+    sendData(req, res, registry, ct, 200, result.data, meta);
+    return;
+  }
+  const toJson = compileDocumentJson(registry, page.uid, page.selection);
+  let text = '{"data":[';
+  for (let i = 0; i < page.rows.length; i++) text += i === 0 ? toJson(page.rows[i]!) : `,${toJson(page.rows[i]!)}`;
+  text += `],"meta":${JSON.stringify(meta)}}`;
+  // What res.json does after JSON.stringify.
+  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+  res.status(200).send(text);
 }

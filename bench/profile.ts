@@ -4,6 +4,8 @@
  * a warm-up of `requests / 5`, and prints the mean time. With `PROFILE_OUT=file.cpuprofile`, the server thread is
  * profiled during the measured requests only (open the file in Chrome DevTools, or read the summary printed:
  * self time by function, per request). `node --cpu-prof` also works, but then profiles startup and seeding too.
+ * With `PROFILE_CONNECTIONS=10`, the requests are sent by autocannon (bench/load.ts) with that many connections
+ * for `requests` seconds instead, as in the benchmark.
  */
 import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
@@ -12,6 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { memoryEngine } from '../lib';
 import { createBlogApp } from '../examples/blog/app';
 import { loadBlogModel } from '../examples/blog/model';
+import { load } from './load';
 import { seedBlog } from './seed-blog';
 import { summarizeProfile, type CpuProfile } from './summarize-profile';
 
@@ -43,8 +46,11 @@ async function main(): Promise<void> {
       worker.once('error', reject);
       worker.postMessage(n);
     });
-  const n = Number(requests);
-  await run(Math.ceil(n / 5));
+  const connections = Number(process.env.PROFILE_CONNECTIONS ?? 0);
+  const loadOptions = { connections, warmup: 0, headers: { authorization: `Bearer ${token}` } };
+  let n = Number(requests);
+  if (connections > 0) await load(url, { ...loadOptions, duration: 1 });
+  else await run(Math.ceil(n / 5));
   const out = process.env.PROFILE_OUT;
   const session = new Session();
   if (out) {
@@ -53,8 +59,14 @@ async function main(): Promise<void> {
     await session.post('Profiler.setSamplingInterval', { interval: 100 });
     await session.post('Profiler.start');
   }
-  const elapsed = await run(n);
-  console.log(`${path}: ${(elapsed / n).toFixed(3)} ms per request (sequential, client in a worker)`);
+  if (connections > 0) {
+    const result = await load(url, { ...loadOptions, duration: n });
+    console.log(`${path}: ${result.rps.toFixed(0)} req/s with ${connections} connections (p50 ${result.p50} ms)`);
+    n = Math.round(result.rps * n);
+  } else {
+    const elapsed = await run(n);
+    console.log(`${path}: ${(elapsed / n).toFixed(3)} ms per request (sequential, client in a worker)`);
+  }
   if (out) {
     const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
     fs.writeFileSync(out, JSON.stringify(profile));

@@ -10,7 +10,7 @@
 export function jsonOf(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      return quote(value);
     case 'number':
       return Number.isFinite(value) ? String(value) : 'null';
     case 'boolean':
@@ -27,8 +27,17 @@ export function jsonOf(value: unknown): string | undefined {
  * text never differs from what the formatter's copy would give.
  */
 export function copiedJsonOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return quote(value);
   if (value === null || typeof value !== 'object') return jsonOf(value);
   return JSON.stringify(isPlainTree(value) ? value : copyValue(value));
+}
+
+/** What JSON.stringify escapes in a string: `"`, `\\`, control characters and lone surrogates. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** `JSON.stringify(text)`: strings with nothing to escape (most) are only wrapped in quotes. */
+function quote(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { PopulateNode } from '../query/types';
 import type { Attributes, Registry } from '../schema';
 import { formatComponent, formatDocument, TRAILING_SYSTEM, type Selection } from './format-document';
-import { copiedJsonOf, jsonOf } from './json-value';
+import { copiedJsonOf, jsonOf, storedJsonOf } from './json-value';
 
 type Row = Record<string, unknown>;
 
@@ -42,7 +42,7 @@ function documentJson(registry: Registry, uid: string, selection: Selection): Ro
   attributeEntries(registry, ct.attributes, ct.attributeNames, selection, entries);
   for (const name of TRAILING_SYSTEM) {
     if (!(name in ct.attributes)) continue;
-    if (selection.fields === null || selection.fields.includes(name)) set(entries, name, (row) => copiedJsonOf(row[name] ?? null));
+    if (selection.fields === null || selection.fields.includes(name)) set(entries, name, (row) => storedJsonOf(row[name] ?? null));
   }
   const loc = selection.populate.localizations;
   if (loc) {
@@ -69,7 +69,7 @@ function attributeEntries(registry: Registry, attributes: Attributes, names: rea
     const attribute = attributes[name]!;
     if (attribute.private) continue;
     if (attribute.kind === 'scalar') {
-      if (selection.fields === null || selection.fields.includes(name)) set(entries, name, (row) => copiedJsonOf(row[name] ?? null));
+      if (selection.fields === null || selection.fields.includes(name)) set(entries, name, (row) => storedJsonOf(row[name] ?? null));
       continue;
     }
     const node = selection.populate[name];

@@ -32,6 +32,23 @@ export function copiedJsonOf(value: unknown): string | undefined {
   return JSON.stringify(isPlainTree(value) ? value : copyValue(value));
 }
 
+/** Text of stored objects by identity (see storedJsonOf). */
+const storedText = new WeakMap<object, string | undefined>();
+
+/**
+ * {@link copiedJsonOf} of a value read from the engine's rows, the text of objects (json, blocks, media formats)
+ * kept by identity. Only for values that are never mutated in place once written: the memory engine replaces a
+ * stored row by a deep copy on every write and never changes a stored object (see
+ * `__tests__/engine/memory/read-only.test.ts`), and other engines hand out fresh objects on every read.
+ */
+export function storedJsonOf(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return copiedJsonOf(value);
+  if (storedText.has(value)) return storedText.get(value);
+  const text = copiedJsonOf(value);
+  storedText.set(value, text);
+  return text;
+}
+
 /** What JSON.stringify escapes in a string: `"`, `\\`, control characters and lone surrogates. */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 

@@ -52,4 +52,21 @@ describe('read-only aggregation + formatting', () => {
     expect(JSON.stringify(await findOne(registry, engine, article, query(raw, 'findOne'), { documentId: 'd1', _status: 'published', locale: 'en' }))).toBe(oneBefore);
     expect(JSON.stringify(await engine.find('articles', { id: 1 }))).not.toContain('mutated');
   });
+
+  /** The JSON writer (lib/format storedJsonOf) keeps the text of stored objects by identity: writes must replace them. */
+  it('writes never change a stored object in place', async () => {
+    const read = async (): Promise<Row[]> => [
+      ...(await engine.aggregate('files', [{ $match: {} }], { readOnly: true })),
+      ...(await engine.aggregate('articles', [{ $match: {} }], { readOnly: true })),
+    ];
+    const nested = (await read()).flatMap((row) => Object.values(row).filter((v): v is object => v !== null && typeof v === 'object'));
+    const before = nested.map((v) => JSON.stringify(v));
+    await engine.updateMany('files', { id: 1 }, { $set: { 'formats.small.url': '/t.png', 'formats.large': { url: '/l.png' } } });
+    await engine.updateMany('articles', { id: 1 }, { $set: { 'seo.metaTitle': 'n', 'seo.socials.0.url': 'v', 'blocks.1.body': 'c' }, $push: { gallery: 2 } } as never);
+    await engine.updateMany('articles', { id: 2 }, { $unset: { 'seo.socials': '' }, $pull: { gallery: 1 } } as never);
+    await engine.replaceOne('articles', { id: 1 }, { id: 1, documentId: 'd1', title: 'new' });
+    await engine.deleteMany('files', { id: 1 });
+    expect(nested.map((v) => JSON.stringify(v))).toEqual(before);
+    expect(JSON.stringify(await engine.find('articles', { id: 2 }))).not.toContain('socials');
+  });
 });

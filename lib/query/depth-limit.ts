@@ -8,6 +8,13 @@ import type { ParseScope } from './parse-scope';
  */
 export const DEFAULT_MAX_DEPTH = 10;
 
+/**
+ * The most distinct sort keys one `sort` parameter may name (repeated keys count once: only the first can
+ * change the order). Each relation key is a join of its own, so thousands of them (possible once a host raises
+ * Node's header size) made one request run for minutes.
+ */
+export const MAX_SORT_KEYS = 50;
+
 /** The limit in force for this parse. */
 export function maxDepth(scope: ParseScope): number {
   return scope.maxDepth ?? DEFAULT_MAX_DEPTH;

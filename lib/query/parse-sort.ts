@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors';
 import type { Attributes } from '../schema';
 import { asList, isPlainObject } from './as-list';
-import { assertDepth } from './depth-limit';
+import { assertDepth, MAX_SORT_KEYS } from './depth-limit';
 import { invalidKey, joinPath, withDeferredPermissions, type ParseScope } from './parse-scope';
 import { assertCanCross, nestedAttributes, resolveAttribute } from './resolve-attribute';
 import type { SortItem } from './types';
@@ -68,6 +68,17 @@ function checkPath(scope: ParseScope, attributes: Attributes, path: readonly str
   });
 }
 
+/** Drops the repeats of a path: the first occurrence decides, a later one cannot change the order. */
+function distinct(items: RawSortItem[]): RawSortItem[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = item.path.join('.');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 function toOrder(order: unknown): 'asc' | 'desc' | undefined {
   if (typeof order !== 'string') return undefined;
   const lower = order.toLowerCase();
@@ -76,18 +87,19 @@ function toOrder(order: unknown): 'asc' | 'desc' | undefined {
 
 /**
  * Validates the `sort` parameter in all of Strapi's forms (string, comma list, array, object, nested object,
- * dotted relation/component paths). Keys are checked before directions, as Strapi does.
+ * dotted relation/component paths). Keys are checked before directions, as Strapi does. A repeated key is
+ * kept once (its first direction); more than MAX_SORT_KEYS distinct keys, or a path deeper than `rest.maxDepth`,
+ * is a 400.
  *
  * @example
  * parseSort(scope, article.attributes, 'author.name:desc,title'); // [{ path: ['author','name'], order: 'desc' }, ...]
  */
 export function parseSort(scope: ParseScope, attributes: Attributes, raw: unknown): SortItem[] {
-  const items = collect(raw);
+  const all = collect(raw);
+  const items = distinct(all);
+  if (items.length > MAX_SORT_KEYS) throw new ValidationError(`Invalid sort parameter: more than ${MAX_SORT_KEYS} sort keys`);
   for (const item of items) assertDepth(scope, 'sort', item.path.length - 1);
   withDeferredPermissions(scope, (s) => items.forEach((item) => checkPath(s, attributes, item.path)));
-  return items.map((item) => {
-    const order = toOrder(item.order);
-    if (!order) throw new ValidationError(ORDER_MESSAGE);
-    return { path: item.path, order };
-  });
+  for (const item of all) if (!toOrder(item.order)) throw new ValidationError(ORDER_MESSAGE);
+  return items.map((item) => ({ path: item.path, order: toOrder(item.order)! }));
 }

@@ -77,6 +77,31 @@ describe('sort depth', () => {
   });
 });
 
+describe('sort size', () => {
+  const paths = (n: number, path: (i: number) => string): string => Array.from({ length: n }, (_v, i) => path(i)).join(',');
+
+  it('a repeated sort key counts once, with its first direction; later directions are still validated', async () => {
+    const res = await request(app).get(`/api/articles?fields[0]=views&sort=${paths(1000, (i) => (i % 2 ? 'views:asc' : 'views:desc'))}`);
+    expect(res.status).toBe(200);
+    const views = res.body.data.map((d: { views: number }) => d.views);
+    expect(views).toEqual([...views].sort((a, b) => b - a));
+    expectStrapiError(await request(app).get('/api/articles?sort=title:asc,title:up'), 400, 'ValidationError', 'Invalid order. order can only be one of asc|desc|ASC|DESC');
+  });
+
+  it('more than 50 distinct sort keys are a 400', async () => {
+    const articleKeys = ['title', 'slug', 'description', 'views', 'rating', 'featured', 'publishDate', 'createdAt', 'updatedAt', 'id'];
+    const categoryKeys = ['name', 'slug', 'description', 'createdAt', 'updatedAt', 'id'];
+    const many = [
+      ...['', 'categories.articles.', 'categories.articles.categories.articles.'].flatMap((p) => articleKeys.map((k) => p + k)),
+      ...['categories.', 'categories.articles.categories.', 'categories.parent.', 'categories.children.'].flatMap((p) => categoryKeys.map((k) => p + k)),
+    ];
+    expect(new Set(many).size).toBe(54);
+    const fine = await request(app).get(`/api/articles?sort=${many.slice(0, 50).join(',')}`);
+    expect(fine.status).toBe(200);
+    expectStrapiError(await request(app).get(`/api/articles?sort=${many.join(',')}`), 400, 'ValidationError', 'Invalid sort parameter: more than 50 sort keys');
+  });
+});
+
 describe('rest.maxDepth', () => {
   it('is configurable', async () => {
     const { app: shallow } = await createTestApp({ rest: { maxDepth: 1 } });

@@ -1,6 +1,7 @@
 import qs from 'qs';
 import { PaginationError, ValidationError, invalidKeyError } from '../errors';
 import type { Filter, FindOptions } from '../engine';
+import { MAX_TEXT_OPERAND } from '../query/parse-filter-operator';
 
 /** Scalar fields of `plugin::upload.file` a query may filter and sort on, with how values are cast. */
 const FIELDS: Readonly<Record<string, 'integer' | 'number' | 'string'>> = {
@@ -101,6 +102,7 @@ function badValue(field: string, op: string): ValidationError {
 
 function text(operand: unknown, field: string, op: string, start: string, end: string, flags: string): RegExp {
   if (typeof operand !== 'string' && typeof operand !== 'number') throw badValue(field, op);
+  if (String(operand).length > MAX_TEXT_OPERAND) throw badValue(field, op);
   const escaped = String(operand).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   return new RegExp(`${start}${escaped}${end}`, flags);
 }

@@ -15,6 +15,12 @@ const TEXT_OPERATORS: ReadonlySet<string> = new Set([
   '$eqi', '$nei', '$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi',
 ]);
 
+/**
+ * The longest operand of a text operator, in characters. Text operators run as escaped regular expressions,
+ * and V8 (about 64K characters) and MongoDB (32K bytes) refuse longer patterns, which made a long value a 500.
+ */
+export const MAX_TEXT_OPERAND = 8192;
+
 function isScalar(value: unknown): value is string | number | boolean {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
@@ -65,6 +71,10 @@ export function parseFilterOperator(
   }
   if ((operator === '$eq' || operator === '$ne') && value === null) return node(operator === '$eq' ? '$null' : '$notNull', true);
   if (!isScalar(value) || isPlainObject(value)) fail('expected a scalar value');
-  if (TEXT_OPERATORS.has(operator)) return node(operator, String(value));
+  if (TEXT_OPERATORS.has(operator)) {
+    const text = String(value);
+    if (text.length > MAX_TEXT_OPERAND) fail(`longer than ${MAX_TEXT_OPERAND} characters`);
+    return node(operator, text);
+  }
   return node(operator, castOne(attribute, value, fail));
 }

@@ -15,7 +15,8 @@ describe('memory engine populate stages give plain mingo results', () => {
     { id: 2, documentId: 'd1', _status: 'published', locale: 'fr', title: 'b', author: 'a2', cats: ['c9'], cover: 99 },
     { id: 4, documentId: 'd4', _status: 'draft', locale: 'en', title: 'B', author: 7, cats: 'c1', cover: 'x', gallery: [1, 1] },
     { id: 5, documentId: 'd5', _status: 'published', title: 'é', author: ['a1'], cats: [null, 'c2'], gallery: [] },
-    { id: 6, documentId: 'd3', _status: 'published', locale: 'fr', title: 10, author: 'a1', cats: ['c1'], cover: 2 },
+    { id: 6, documentId: 'd3', _status: 'published', locale: 'fr', title: 10, author: 'a1', cats: ['c1', 'c3', 'c5', 'c4'], cover: 2 },
+    { id: 7, documentId: 'd7', _status: 'published', locale: 'en', title: 'c', author: true, cats: ['c4', 'c2', 'c4', 'c1'], cover: 3, gallery: [3, 2, 3] },
   ];
   const authors = (): Row[] => [
     { id: 1, documentId: 'a1', name: 'Ann', locale: 'en', avatar: 2, best: 'd3' },
@@ -30,10 +31,19 @@ describe('memory engine populate stages give plain mingo results', () => {
     { id: 2, documentId: 'c2', name: 'two', parent: 'c3' },
     { id: 3, documentId: 'c3', name: 'three', parent: null },
     { id: 4, documentId: 'c1', name: 'one again', parent: 'c1' },
+    // Batched lookups: a bucket out of id order, a temp name taken, a non-numeric id, an array key, a boolean key.
+    { id: 0, documentId: 'c2', name: 'zero', parent: 'c1' },
+    { id: 8, documentId: 'c3', name: 'temp', __o: 1 },
+    { id: 'x', documentId: 'c5', name: 'text id' },
+    { id: 9, documentId: ['c4'], name: 'array key' },
+    { id: 10, documentId: 'c4', name: 'four', parent: 'c2' },
+    { id: 11, documentId: true, name: 'boolean' },
   ];
   const files = (): Row[] => [
     { id: 1, name: 'f1', formats: { small: { url: '/s1' } } },
     { id: 2, name: 'f2', formats: null },
+    { id: 3, name: 'f3', _status: 'draft' },
+    { id: 3, name: 'f3 again', _status: 'published' },
   ];
 
   beforeEach(async () => {
@@ -109,6 +119,11 @@ describe('memory engine populate stages give plain mingo results', () => {
       toMany('categories', 'cats', 'documentId', toOne('categories', 'parent', 'documentId', toOne('categories', 'parent', 'documentId'))),
     ]],
     ['outer variables in a nested sub-pipeline', [toMany('categories', 'cats', 'documentId', [{ $lookup: { from: 'categories', let: { p: '$parent' }, pipeline: [{ $match: { $expr: { $eq: ['$documentId', '$$p'] } } }, { $addFields: { outer: '$$ids' } }], as: 'up' } }])]],
+    ['batched: to-one with plain scopes', [...toOne('authors', 'author', 'documentId', [{ $match: { locale: 'en' } }]), ...toOne('files', 'cover', 'id', [{ $match: { _status: { $ne: 'draft' } } }])]],
+    ['batched: to-many in relation order with plain filters', [toMany('categories', 'cats', 'documentId', [{ $match: { name: { $ne: 'two' } } }, { $match: { parent: { $ne: null } } }]), toMany('files', 'gallery', 'id', [{ $match: { name: { $regex: '^f' } } }])]],
+    ['batched: to-many without order', [toMany('categories', 'cats', 'documentId', [{ $match: { name: { $regex: 'o' } } }], false), toMany('files', 'gallery', 'id', [], false)]],
+    ['batched: a boolean or numeric key', [...toOne('categories', 'author', 'documentId')]],
+    ['batched: unused let variables', [{ $lookup: { from: 'categories', let: { ids: { $ifNull: ['$cats', []] }, loc: '$locale' }, pipeline: [{ $match: { $expr: { $in: ['$documentId', '$$ids'] } } }, { $match: { parent: { $exists: true } } }], as: 'cats' } }]],
     ['a component media lookup with temps', [
       { $lookup: { from: 'files', let: { ids: { $ifNull: [{ $reduce: { input: { $ifNull: ['$dz', []] }, initialValue: [], in: { $concatArrays: ['$$value', ['$$this.file']] } } }, []] } }, pipeline: [{ $match: { $expr: { $in: ['$id', '$$ids'] } } }], as: '__p1' } },
       { $addFields: { dz: { $map: { input: { $ifNull: ['$dz', []] }, as: 'c', in: { $mergeObjects: ['$$c', { file: { $ifNull: [{ $arrayElemAt: [{ $filter: { input: '$__p1', as: 'r', cond: { $eq: ['$$r.id', '$$c.file'] } } }, 0] }, null] } }] } } } } },

@@ -8,6 +8,8 @@ export function isIndexable(value: unknown): value is IndexableValue {
   return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 }
 
+const EMPTY: readonly Row[] = Object.freeze([]);
+
 /**
  * A hash index on one top-level field of a collection: value -> rows holding it, each bucket in the
  * collection's natural order (ascending insertion sequence). An array-valued field indexes each element.
@@ -68,6 +70,11 @@ export class FieldIndex {
       for (const row of this.buckets.get(value) ?? []) seen.add(row);
     }
     return [...seen].sort((a, b) => this.seqOf(a) - this.seqOf(b));
+  }
+
+  /** The rows holding `value`, in natural order: the index's own bucket, which callers must not change. */
+  bucket(value: IndexableValue): readonly Row[] {
+    return this.buckets.get(value) ?? EMPTY;
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Pipeline, Row } from '../types';
+import { compileBatchedLookup } from './batched-lookup';
 import { isIndexable } from './field-index';
 import { orderRows, planLookup, planOrder } from './fast-lookup';
 import { isPlainField } from './match-rows';
@@ -12,6 +13,8 @@ type LetFn = (row: Row, vars: Vars) => Record<string, unknown>;
  * runs without mingo: per input row, the `let` variables, the index probe of the key, the relation order, then
  * the rest of the sub-pipeline compiled once (row-stages, nested lookups included). The joined rows are
  * copied into a copy of the input row (or into the row itself when it is owned), so the result is owned.
+ * Sub-pipelines without per-row variables after the key (and relation order) take batched-lookup's path: index
+ * buckets read directly, each distinct target row tested once per page, no `let` object per row.
  * Null (mingo runs the stage) for every other `$lookup`.
  *
  * @example
@@ -30,9 +33,18 @@ export function compileLookup(cx: StageContext, expr: Record<string, unknown>): 
   const runRest = compileStages(cx, rest);
   const runAfter = order ? compileStages(cx, rest.slice(3)) : runRest;
   const index = from.index(plan.field);
+  const batched = compileBatchedLookup(cx, plan, expr.let, rest, order, index);
   return (rows, owned, outer) => {
     const out: Row[] = [];
+    const join = batched?.();
     for (const row of rows) {
+      const direct = join?.(row);
+      if (direct) {
+        const target = owned ? row : cx.copyRow(row);
+        target[as] = cx.copyRows(direct);
+        out.push(target);
+        continue;
+      }
       const own = letFn(row, outer);
       const vars = { ...outer, ...own };
       const value = own[plan.variable];

@@ -1,0 +1,101 @@
+import type { Pipeline, Row } from '../types';
+import { isIndexable, type FieldIndex } from './field-index';
+import type { LookupPlan } from './fast-lookup';
+import { compileRowTest, isPlainField, type RowTest } from './match-rows';
+import { isObject, type StageContext } from './row-stages';
+
+/** The joined rows of one input row (stored rows, in the sub-pipeline's order), or null: run the general path. */
+export type RowJoin = (row: Row) => Row[] | null;
+
+type Correlated = Extract<LookupPlan, { kind: 'correlated' }>;
+
+/**
+ * The common correlated `$lookup` without per-row variables in its sub-pipeline: the key `$match`, the
+ * relation-order stages (optional) and then only plain `$match`es (status, locale, populate filters without
+ * `$expr`). Compiled once per stage; each call of the result (once per input page) returns a join that reads the
+ * key of a row, takes the index buckets directly (no copy, no `let` object, no variables), orders them as the
+ * order stages do and tests every distinct target row once per page (memoized). Null when the shape does not
+ * fit; the join itself returns null for a row it cannot decide exactly (a key that is not a string, finite
+ * number or boolean, a target row holding an array or no key, ids that are not finite numbers...), which then
+ * takes the general path, so the result is always mingo's.
+ *
+ * @example
+ * const join = compileBatchedLookup(cx, plan, expr.let, rest, order, index)?.(); join?.(row)
+ */
+export function compileBatchedLookup(
+  cx: StageContext,
+  plan: Correlated,
+  letSpec: Record<string, unknown>,
+  rest: Pipeline,
+  order: { key: string; temp: string } | null,
+  index: FieldIndex,
+): (() => RowJoin) | null {
+  const keyRef = directRefs(letSpec)?.get(plan.variable);
+  if (!keyRef || (order && (order.key !== plan.field || plan.operator !== '$in'))) return null;
+  const tests: RowTest[] = [];
+  for (const stage of order ? rest.slice(3) : rest) {
+    const body = isObject(stage) && Object.keys(stage).length === 1 ? stage.$match : undefined;
+    if (!isObject(body)) return null;
+    const text = JSON.stringify(body);
+    if (text.includes('$$') || text.includes('"$expr"') || text.includes('"$where"') || text.includes('"$function"')) return null;
+    tests.push(compileRowTest(body, cx.options));
+  }
+  const { field: local, orEmpty } = keyRef;
+  const field = plan.field;
+  const keyed = (r: Row): boolean => Object.hasOwn(r, field) && isIndexable(r[field]);
+  return () => {
+    const passes = tests.length === 0 ? null : new Map<Row, boolean>();
+    const keep = (r: Row): boolean => {
+      if (!passes) return true;
+      let ok = passes.get(r);
+      if (ok === undefined) {
+        ok = tests.every((test) => test(r));
+        passes.set(r, ok);
+      }
+      return ok;
+    };
+    return (row) => {
+      const raw = Object.hasOwn(row, local) ? row[local] : undefined;
+      const value = orEmpty && (raw === null || raw === undefined) ? [] : raw;
+      if (plan.operator === '$eq') {
+        if (!isIndexable(value)) return null;
+        const out: Row[] = [];
+        for (const r of index.bucket(value)) {
+          if (!keyed(r)) return null;
+          if (keep(r)) out.push(r);
+        }
+        return out;
+      }
+      if (!Array.isArray(value) || !value.every(isIndexable)) return null;
+      if (!order) {
+        const selected = index.select(value);
+        return selected && selected.every(keyed) ? selected.filter(keep) : null;
+      }
+      const out: Row[] = [];
+      for (let i = 0; i < value.length; i++) {
+        const key = value[i]!;
+        if (value.indexOf(key) < i) continue;
+        const bucket = index.bucket(key);
+        for (const r of bucket) {
+          const id = r.id;
+          if (!keyed(r) || Object.hasOwn(r, order.temp) || typeof id !== 'number' || !Number.isFinite(id) || Object.is(id, -0)) return null;
+        }
+        const sorted = bucket.length > 1 ? bucket.slice().sort((a, b) => (a.id as number) - (b.id as number)) : bucket;
+        for (const r of sorted) if (keep(r)) out.push(r);
+      }
+      return out;
+    };
+  };
+}
+
+/** `name -> '$<field>'` or `{ $ifNull: ['$<field>', []] }` for every `let` entry, or null if one is anything else. */
+function directRefs(spec: Record<string, unknown>): Map<string, { field: string; orEmpty: boolean }> | null {
+  const refs = new Map<string, { field: string; orEmpty: boolean }>();
+  for (const [name, value] of Object.entries(spec)) {
+    const ifNull = isObject(value) && Object.keys(value).length === 1 && Array.isArray(value.$ifNull) ? (value.$ifNull as unknown[]) : null;
+    const ref = ifNull && ifNull.length === 2 && Array.isArray(ifNull[1]) && ifNull[1].length === 0 ? ifNull[0] : value;
+    if (typeof ref !== 'string' || !ref.startsWith('$') || !isPlainField(ref.slice(1))) return null;
+    refs.set(name, { field: ref.slice(1), orEmpty: ifNull !== null });
+  }
+  return refs;
+}

@@ -2,6 +2,7 @@ import type { PopulateNode } from '../query/types';
 import type { Attributes, Registry } from '../schema';
 import { formatComponent, formatDocument, TRAILING_SYSTEM, type Selection } from './format-document';
 import { copiedJsonOf, jsonOf, storedJsonOf } from './json-value';
+import { cachedWriter } from './writer-cache';
 
 type Row = Record<string, unknown>;
 
@@ -16,7 +17,9 @@ type Entries = Map<string, (row: Row) => string | undefined>;
  * Compiles, for one content type and selection, a function that returns
  * `JSON.stringify(formatDocument(registry, uid, row, selection))` for a stored row without building the
  * formatted document: the registry is walked once here, not once per row, and stored values are written as text
- * instead of being deep-copied and then serialized. Names JSON would order differently (array indexes) or that
+ * instead of being deep-copied and then serialized. Writers are kept per registry and selection shape
+ * (writer-cache), and the writers of joined rows and components keep the text of each row object they wrote
+ * (stored rows are never mutated in place, see storedJsonOf). Names JSON would order differently (array indexes) or that
  * an object literal cannot hold (`__proto__`) make it fall back to the formatter itself.
  *
  * @example
@@ -24,6 +27,10 @@ type Entries = Map<string, (row: Row) => string | undefined>;
  * const text = `[${rows.map(toJson).join(',')}]`;
  */
 export function compileDocumentJson(registry: Registry, uid: string, selection: Selection): RowJson {
+  return cachedWriter(registry, uid, selection, () => compileUncached(registry, uid, selection));
+}
+
+function compileUncached(registry: Registry, uid: string, selection: Selection): RowJson {
   try {
     return documentJson(registry, uid, selection);
   } catch (error) {
@@ -92,12 +99,12 @@ function populatedByKind(registry: Registry, node: PopulateNode): ValueJson {
   switch (attribute.kind) {
     case 'relation':
     case 'media': {
-      const item = documentJson(registry, attribute.target, node);
+      const item = byIdentity(documentJson(registry, attribute.target, node));
       const multiple = attribute.kind === 'media' ? attribute.multiple : attribute.toMany;
       return (value) => (Array.isArray(value) ? rowsJson(value, item) : multiple ? '[]' : isRow(value) ? item(value) : 'null');
     }
     case 'component': {
-      const item = componentJson(registry, attribute.component, node, false);
+      const item = byIdentity(componentJson(registry, attribute.component, node, false));
       if (attribute.repeatable) return (value) => (Array.isArray(value) ? rowsJson(value, item) : '[]');
       return (value) => (isRow(value) ? item(value) : 'null');
     }
@@ -142,6 +149,19 @@ function dynamicZoneItemJson(registry: Registry, uid: string, itemNode: Populate
     if (!(error instanceof Unsupported)) throw error;
     return (item) => JSON.stringify({ ...formatComponent(registry, uid, item, itemNode), __component: uid });
   }
+}
+
+/** `write`, with the text of each row object kept by identity (see storedJsonOf for why that is safe). */
+function byIdentity(write: RowJson): RowJson {
+  const texts = new WeakMap<Row, string>();
+  return (row) => {
+    let text = texts.get(row);
+    if (text === undefined) {
+      text = write(row);
+      texts.set(row, text);
+    }
+    return text;
+  };
 }
 
 /** Rows that are objects, each written by `item` (the formatter's `value.filter(isRow).map(...)`). */

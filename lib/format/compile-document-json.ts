@@ -99,12 +99,12 @@ function populatedByKind(registry: Registry, node: PopulateNode): ValueJson {
   switch (attribute.kind) {
     case 'relation':
     case 'media': {
-      const item = byIdentity(documentJson(registry, attribute.target, node));
+      const item = byIdentity(node, documentJson(registry, attribute.target, node));
       const multiple = attribute.kind === 'media' ? attribute.multiple : attribute.toMany;
       return (value) => (Array.isArray(value) ? rowsJson(value, item) : multiple ? '[]' : isRow(value) ? item(value) : 'null');
     }
     case 'component': {
-      const item = byIdentity(componentJson(registry, attribute.component, node, false));
+      const item = byIdentity(node, componentJson(registry, attribute.component, node, false));
       if (attribute.repeatable) return (value) => (Array.isArray(value) ? rowsJson(value, item) : '[]');
       return (value) => (isRow(value) ? item(value) : 'null');
     }
@@ -151,8 +151,13 @@ function dynamicZoneItemJson(registry: Registry, uid: string, itemNode: Populate
   }
 }
 
-/** `write`, with the text of each row object kept by identity (see storedJsonOf for why that is safe). */
-function byIdentity(write: RowJson): RowJson {
+/**
+ * `write`, with the text of each row object kept by identity (see storedJsonOf for why that is safe), when the
+ * node populates nothing: those are the rows the engine hands out as stored (populated ones are fresh copies
+ * every time, not worth a WeakMap entry).
+ */
+function byIdentity(node: PopulateNode, write: RowJson): RowJson {
+  if (Object.keys(node.populate).length > 0) return write;
   const texts = new WeakMap<Row, string>();
   return (row) => {
     let text = texts.get(row);

@@ -17,6 +17,10 @@ describe('memory engine populate stages give plain mingo results', () => {
     { id: 5, documentId: 'd5', _status: 'published', title: 'é', author: ['a1'], cats: [null, 'c2'], gallery: [] },
     { id: 6, documentId: 'd3', _status: 'published', locale: 'fr', title: 10, author: 'a1', cats: ['c1', 'c3', 'c5', 'c4'], cover: 2 },
     { id: 7, documentId: 'd7', _status: 'published', locale: 'en', title: 'c', author: true, cats: ['c4', 'c2', 'c4', 'c1'], cover: 3, gallery: [3, 2, 3] },
+    // Batched localizations: a bucket out of id order, a null locale, a numeric locale.
+    { id: 0, documentId: 'd3', _status: 'published', locale: 'de', title: 'z', author: 'a2' },
+    { id: 8, documentId: 'd7', _status: 'published', locale: null, title: 'n' },
+    { id: 9, documentId: 'd4', _status: 'published', locale: 5, title: 'five' },
   ];
   const authors = (): Row[] => [
     { id: 1, documentId: 'a1', name: 'Ann', locale: 'en', avatar: 2, best: 'd3' },
@@ -123,6 +127,7 @@ describe('memory engine populate stages give plain mingo results', () => {
     ['batched: to-many in relation order with plain filters', [toMany('categories', 'cats', 'documentId', [{ $match: { name: { $ne: 'two' } } }, { $match: { parent: { $ne: null } } }]), toMany('files', 'gallery', 'id', [{ $match: { name: { $regex: '^f' } } }])]],
     ['batched: to-many without order', [toMany('categories', 'cats', 'documentId', [{ $match: { name: { $regex: 'o' } } }], false), toMany('files', 'gallery', 'id', [], false)]],
     ['batched: a boolean or numeric key', [...toOne('categories', 'author', 'documentId')]],
+    ['batched: variable $expr and a sort by id', [{ $lookup: { from: 'articles', let: { d: '$documentId', loc: '$locale' }, pipeline: [{ $match: { $expr: { $eq: ['$documentId', '$$d'] } } }, { $match: { $expr: { $eq: ['$$loc', '$locale'] } } }, { $sort: { id: 1 } }], as: 'same' } }]],
     ['batched: unused let variables', [{ $lookup: { from: 'categories', let: { ids: { $ifNull: ['$cats', []] }, loc: '$locale' }, pipeline: [{ $match: { $expr: { $in: ['$documentId', '$$ids'] } } }, { $match: { parent: { $exists: true } } }], as: 'cats' } }]],
     ['a component media lookup with temps', [
       { $lookup: { from: 'files', let: { ids: { $ifNull: [{ $reduce: { input: { $ifNull: ['$dz', []] }, initialValue: [], in: { $concatArrays: ['$$value', ['$$this.file']] } } }, []] } }, pipeline: [{ $match: { $expr: { $in: ['$id', '$$ids'] } } }], as: '__p1' } },

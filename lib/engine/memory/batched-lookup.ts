@@ -11,8 +11,9 @@ type Correlated = Extract<LookupPlan, { kind: 'correlated' }>;
 
 /**
  * The common correlated `$lookup` without per-row variables in its sub-pipeline: the key `$match`, the
- * relation-order stages (optional) and then only plain `$match`es (status, locale, populate filters without
- * `$expr`). Compiled once per stage; each call of the result (once per input page) returns a join that reads the
+ * relation-order stages (optional), then only plain `$match`es (status, locale, populate filters without
+ * `$expr`), `$match`es on `$expr` `$eq`/`$ne` between a field and a `let` variable (strings and finite numbers, as
+ * row-stages runs them; the localizations' locale) and a last `$sort: { id: 1 }`. Compiled once per stage; each call of the result (once per input page) returns a join that reads the
  * key of a row, takes the index buckets directly (no copy, no `let` object, no variables), orders them as the
  * order stages do and tests every distinct target row once per page (memoized). Null when the shape does not
  * fit; the join itself returns null for a row it cannot decide exactly (a key that is not a string, finite
@@ -30,12 +31,22 @@ export function compileBatchedLookup(
   order: { key: string; temp: string } | null,
   index: FieldIndex,
 ): (() => RowJoin) | null {
-  const keyRef = directRefs(letSpec)?.get(plan.variable);
-  if (!keyRef || (order && (order.key !== plan.field || plan.operator !== '$in'))) return null;
+  const refs = directRefs(letSpec);
+  const keyRef = refs?.get(plan.variable);
+  if (!refs || !keyRef || (order && (order.key !== plan.field || plan.operator !== '$in'))) return null;
   const tests: RowTest[] = [];
-  for (const stage of order ? rest.slice(3) : rest) {
+  const exprs: ExprTest[] = [];
+  const stages = order ? rest.slice(3) : rest;
+  const sortById = stages.length > 0 && JSON.stringify(stages[stages.length - 1]) === '{"$sort":{"id":1}}';
+  for (const stage of sortById ? stages.slice(0, -1) : stages) {
     const body = isObject(stage) && Object.keys(stage).length === 1 ? stage.$match : undefined;
     if (!isObject(body)) return null;
+    if (Object.keys(body).length === 1 && Object.hasOwn(body, '$expr')) {
+      const expr = exprTest(body.$expr, refs);
+      if (!expr) return null;
+      exprs.push(expr);
+      continue;
+    }
     const text = JSON.stringify(body);
     if (text.includes('$$') || text.includes('"$expr"') || text.includes('"$where"') || text.includes('"$function"')) return null;
     tests.push(compileRowTest(body, cx.options));
@@ -54,7 +65,7 @@ export function compileBatchedLookup(
       }
       return ok;
     };
-    return (row) => {
+    const join = (row: Row): Row[] | null => {
       const raw = Object.hasOwn(row, local) ? row[local] : undefined;
       const value = orEmpty && (raw === null || raw === undefined) ? [] : raw;
       if (plan.operator === '$eq') {
@@ -85,7 +96,58 @@ export function compileBatchedLookup(
       }
       return out;
     };
+    if (exprs.length === 0 && !sortById) return join;
+    return (row) => {
+      let out = join(row);
+      for (const expr of exprs) out = out && expr(row, out);
+      return out && sortById ? byId(out) : out;
+    };
   };
+}
+
+/** Filters the joined rows of one row by a variable `$expr`, or null: a value mingo may compare otherwise. */
+type ExprTest = (row: Row, joined: Row[]) => Row[] | null;
+
+/** `{ $eq | $ne: ['$<field>', '$$<var>'] }` (either order) with `<var>` a direct `let` reference, as row-stages runs it. */
+function exprTest(expr: unknown, refs: Map<string, { field: string; orEmpty: boolean }>): ExprTest | null {
+  if (!isObject(expr) || Object.keys(expr).length !== 1) return null;
+  const op = Object.keys(expr)[0]!;
+  const args = expr[op];
+  if ((op !== '$eq' && op !== '$ne') || !Array.isArray(args) || args.length !== 2) return null;
+  const names = args.map((a: unknown) => (typeof a === 'string' ? a : ''));
+  const fieldAt = names.findIndex((r) => /^\$[^$.][^.]*$/.test(r) && isPlainField(r.slice(1)));
+  const varRef = names[1 - fieldAt];
+  const ref = fieldAt >= 0 && varRef !== undefined && /^\$\$[a-z][^.]*$/.test(varRef) ? refs.get(varRef.slice(2)) : undefined;
+  if (!ref || ref.orEmpty) return null;
+  const field = names[fieldAt]!.slice(1);
+  const eq = op === '$eq';
+  return (row, joined) => {
+    const value = Object.hasOwn(row, ref.field) ? row[ref.field] : undefined;
+    if (!comparable(value)) return null;
+    const out: Row[] = [];
+    for (const r of joined) {
+      const stored = Object.hasOwn(r, field) ? r[field] : undefined;
+      if (!comparable(stored)) return null;
+      if ((typeof stored === typeof value && stored === value) === eq) out.push(r);
+    }
+    return out;
+  };
+}
+
+/** Strings, and finite numbers other than -0: compared by `===` exactly as mingo compares them. */
+function comparable(value: unknown): boolean {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0));
+}
+
+/** `$sort: { id: 1 }` (stable) when every id is a finite number other than -0; null otherwise. */
+function byId(rows: Row[]): Row[] | null {
+  let sorted = true;
+  for (let i = 0; i < rows.length; i++) {
+    const id = rows[i]!.id;
+    if (typeof id !== 'number' || !Number.isFinite(id) || Object.is(id, -0)) return null;
+    if (i > 0 && (rows[i - 1]!.id as number) > id) sorted = false;
+  }
+  return sorted ? rows : rows.sort((a, b) => (a.id as number) - (b.id as number));
 }
 
 /** `name -> '$<field>'` or `{ $ifNull: ['$<field>', []] }` for every `let` entry, or null if one is anything else. */

@@ -1,6 +1,7 @@
 import qs from 'qs';
 import request from 'supertest';
 import { createBlogAuthApp, type BlogAuthApp } from './blog-auth-app';
+import { prng } from '../../helpers/prng';
 
 /**
  * The Public role cannot `find` authors. Whatever it combines (populate `*`, explicit, nested, dot paths,
@@ -9,17 +10,6 @@ import { createBlogAuthApp, type BlogAuthApp } from './blog-auth-app';
  * the same requests.
  */
 
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Json = Record<string, unknown>;
 /** A piece of a query; `forbidden` marks pieces that filter or sort through the author relation. */

@@ -1,20 +1,10 @@
 import { compileDocumentJson, formatDocument } from '../../../lib/format';
 import { copiedJsonOf, copyValue, jsonOf } from '../../../lib/format/json-value';
 import { parse, registry } from '../query/parse-helper';
+import { prng } from '../../helpers/prng';
 
 type Row = Record<string, unknown>;
 
-/** A small deterministic PRNG (mulberry32), so a failure can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CHARS = ['a', 'Z', ' ', '"', '\\', '/', '\n', '\t', '\u0000', '\u001f', '\u007f', '\u2028', 'é', '中', '😀', '\ud800', '\udfff', '<', '&'];
 

@@ -20,6 +20,7 @@ export interface AuthDependencies {
 const OPEN_AUTHENTICATOR: Authenticator = Object.freeze({
   enabled: false,
   authenticate: async () => OPEN_ABILITY,
+  authenticateSync: () => OPEN_ABILITY,
 });
 
 /**
@@ -56,18 +57,27 @@ export function createAuth(options: AuthOptions | undefined, registry: Registry,
     return caller ? abilityOfCaller(caller, abilityOptions) : undefined;
   };
 
+  /** The answer when `resolve` is not needed: a configured token (or 401), or the Public role without `resolve`. */
+  const known = (req: IncomingMessage): Ability | undefined => {
+    const presented = extractBearerToken(req.headers.authorization);
+    if (presented === null) return resolve ? undefined : publicAbility;
+    const token = store.find(presented);
+    if (token) {
+      if (token.expiresAt !== null && token.expiresAt <= now()) throw new UnauthorizedError();
+      return tokenAbilities.get(token)!;
+    }
+    if (!resolve) throw new UnauthorizedError();
+    return undefined;
+  };
+
   return Object.freeze({
     enabled: true,
+    authenticateSync: known,
     async authenticate(req: IncomingMessage): Promise<Ability> {
-      const presented = extractBearerToken(req.headers.authorization);
-      if (presented === null) return (await resolved(req)) ?? publicAbility;
-      const token = store.find(presented);
-      if (token) {
-        if (token.expiresAt !== null && token.expiresAt <= now()) throw new UnauthorizedError();
-        return tokenAbilities.get(token)!;
-      }
-      const ability = await resolved(req);
+      const ability = known(req) ?? (await resolved(req));
       if (ability) return ability;
+      // `resolve` did not recognise the request: the Public role without a token, 401 with an unknown one.
+      if (extractBearerToken(req.headers.authorization) === null) return publicAbility;
       throw new UnauthorizedError();
     },
   });

@@ -36,4 +36,9 @@ export interface Authenticator {
    * is unknown or expired (and `resolve` did not recognise the request either).
    */
   authenticate(req: IncomingMessage): Promise<Ability>;
+  /**
+   * The same answer without a promise when it does not need `resolve` (an API token, or no token and no
+   * `resolve`): the ability, or a thrown `UnauthorizedError`; undefined when only `authenticate` can tell.
+   */
+  authenticateSync?(req: IncomingMessage): Ability | undefined;
 }

@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import qs from 'qs';
 import { ApplicationError, PayloadTooLargeError } from '../errors';
 import { fromHttpClientError } from './error-handler';
@@ -8,11 +8,14 @@ class JsonSyntaxError extends ApplicationError {
   override name = 'SyntaxError';
 }
 
+/** body-parser's (type-is's) test: a request without either header has no body and is not parsed. */
+const hasBody = (req: Request): boolean => req.headers['transfer-encoding'] !== undefined || !isNaN(Number(req.headers['content-length']));
+
 /**
- * JSON and urlencoded body parsers with a size limit; their errors become Strapi envelopes
- * (malformed JSON 400, too large 413).
+ * JSON and urlencoded body parsers with a size limit, as one middleware; their errors become Strapi envelopes
+ * (malformed JSON 400, too large 413). A request without a body (every GET of the Content API) goes straight on.
  */
-export function bodyParsers(limit: string | number): (RequestHandler | ErrorRequestHandler)[] {
+export function bodyParsers(limit: string | number): RequestHandler {
   const json = express.json({ limit, type: ['application/json', 'application/*+json'] });
   const urlencoded = express.urlencoded({ limit, extended: true, parameterLimit: 1000 });
   const onError: ErrorRequestHandler = (err: { type?: string; message?: string; status?: number }, _req, _res, next) => {
@@ -25,7 +28,13 @@ export function bodyParsers(limit: string | number): (RequestHandler | ErrorRequ
     }
     next(fromHttpClientError(err, true) ?? err);
   };
-  return [json, urlencoded, onError];
+  return (req, res, next) => {
+    if (!hasBody(req)) return next();
+    const fail = (err: unknown): void => {
+      void onError(err, req, res, next);
+    };
+    json(req, res, (err?: unknown) => (err ? fail(err) : urlencoded(req, res, (err2?: unknown) => (err2 ? fail(err2) : next()))));
+  };
 }
 
 /** Re-parses an urlencoded body with qs's safe options (express's extended parser uses qs too). */

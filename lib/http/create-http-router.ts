@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import type { Authenticator } from '../auth';
 import type { Documents } from '../documents';
 import type { Engine } from '../engine';
@@ -25,15 +25,12 @@ export interface HttpRouterDeps {
 }
 
 /**
- * The Express router: readiness gate -> authentication -> `/upload` routes -> body parsers -> content routes
- * -> 404 -> the error envelope.
+ * The Express router: readiness gate and authentication (one middleware) -> `/upload` routes -> body parsers
+ * -> content routes -> 404 -> the error envelope.
  */
 export function createHttpRouter(deps: HttpRouterDeps): Router {
   const router = Router();
-  const waitReady: RequestHandler = (_req, _res, next) => {
-    deps.ready.then(() => next(), next);
-  };
-  router.use(waitReady, authMiddleware(deps.auth));
+  router.use(authMiddleware(deps.auth, deps.ready));
   if (deps.upload !== false) {
     router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, documentId: deps.documentId, ...deps.upload }));
   }

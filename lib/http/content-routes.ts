@@ -45,8 +45,8 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType, lock: KeyedLock) 
   };
   const query = (req: Request, action: 'find' | 'findOne' | 'write'): Query => {
     const ability = getAbility(req);
-    const parse = (context: QueryContext): Query =>
-      parseQuery({ registry, contentType: ct, rawQuery: rawQueryString(req), context, rest: deps.rest, action });
+    const rawQuery = rawQueryString(req);
+    const parse = (context: QueryContext): Query => parseQuery({ registry, contentType: ct, rawQuery, context, rest: deps.rest, action });
     const q = parse(ability);
     if (q.status !== 'draft') return q;
     // Draft reads need canReadDrafts (auth.draftsRequirePermission); populated drafts of other types too (docs/security.md).

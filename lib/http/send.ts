@@ -4,7 +4,13 @@ import { compileDocumentJson } from '../format';
 import { toV4 } from '../format/format-v4';
 import type { ContentType, Registry } from '../schema';
 
-const isV4 = (req: Request): boolean => String(req.headers['strapi-response-format'] ?? '').toLowerCase() === 'v4';
+const isV4 = (req: Request): boolean => {
+  const format = req.headers['strapi-response-format'];
+  return format !== undefined && String(format).toLowerCase() === 'v4';
+};
+
+/** The Content-Type `res.json` ends with (`application/json`, given a charset by `res.send`). */
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 /**
  * Sends `{ data, meta }`. With the request header `Strapi-Response-Format: v4`, documents are rendered in the
@@ -32,7 +38,12 @@ export function sendList(req: Request, res: Response, registry: Registry, ct: Co
   let text = '{"data":[';
   for (let i = 0; i < page.rows.length; i++) text += i === 0 ? toJson(page.rows[i]!) : `,${toJson(page.rows[i]!)}`;
   text += `],"meta":${JSON.stringify(meta)}}`;
-  // What res.json does after JSON.stringify.
-  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
-  res.status(200).send(text);
+  res.status(200);
+  if (res.get('Content-Type')) {
+    res.send(text); // res.send gives the host's type a utf-8 charset, as after res.json
+    return;
+  }
+  // res.json's type with its charset, and the bytes res.send would make of the text (same length and ETag).
+  res.setHeader('Content-Type', JSON_UTF8);
+  res.send(Buffer.from(text, 'utf8'));
 }

@@ -27,5 +27,6 @@ const QS_OPTIONS: qs.IParseOptions = {
  * parseRawQuery('filters[title][$eq]=x'); // { filters: { title: { $eq: 'x' } } }
  */
 export function parseRawQuery(raw: string): Record<string, unknown> {
+  if (raw === '' || raw === '?') return {}; // what qs answers, without normalizing its options
   return qs.parse(raw, QS_OPTIONS) as Record<string, unknown>;
 }

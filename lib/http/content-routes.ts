@@ -1,5 +1,6 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { draftReadContext } from '../auth';
+import type { Ability } from '../auth/types';
 import type { Documents } from '../documents';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import { parseQuery, type RestLimits } from '../query';
@@ -13,11 +14,10 @@ import { sendData, sendList } from './send';
 
 export interface ContentRoutesDeps {
   registry: Registry;
-  documents: (uid: string, ability: ReturnType<typeof getAbility>) => Documents;
+  documents: (uid: string, ability: Ability) => Documents;
   rest: RestLimits;
 }
 
-type Action = 'find' | 'findOne' | 'create' | 'update' | 'delete';
 
 /** The Content API routes of every content type (spec tables 4.1 and 4.2). */
 export function contentRoutes(deps: ContentRoutesDeps): Router {
@@ -38,10 +38,15 @@ export function contentRoutes(deps: ContentRoutesDeps): Router {
 
 function controllers(deps: ContentRoutesDeps, ct: ContentType, lock: KeyedLock) {
   const { registry } = deps;
-  const guard = (req: Request, action: Action): Documents => {
+  // One document service per ability (the abilities of API tokens and of the Public role are built once).
+  const services = new WeakMap<Ability, Documents>();
+  const actionNames = { find: `${ct.uid}.find`, findOne: `${ct.uid}.findOne`, create: `${ct.uid}.create`, update: `${ct.uid}.update`, delete: `${ct.uid}.delete` };
+  const guard = (req: Request, action: keyof typeof actionNames): Documents => {
     const ability = getAbility(req);
-    if (!ability.can(`${ct.uid}.${action}`)) throw new ForbiddenError();
-    return deps.documents(ct.uid, ability);
+    if (!ability.can(actionNames[action])) throw new ForbiddenError();
+    let docs = services.get(ability);
+    if (!docs) services.set(ability, (docs = deps.documents(ct.uid, ability)));
+    return docs;
   };
   const query = (req: Request, action: 'find' | 'findOne' | 'write'): Query => {
     const ability = getAbility(req);

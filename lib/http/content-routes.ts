@@ -19,9 +19,11 @@ export interface ContentRoutesDeps {
 }
 
 
-/** The Content API routes of every content type (spec tables 4.1 and 4.2). */
-export function contentRoutes(deps: ContentRoutesDeps): Router {
-  const router = Router();
+/**
+ * The Content API routes of every content type (spec tables 4.1 and 4.2), added to `router` (a new one by
+ * default; the HTTP router passes itself so that requests do not go through a nested router).
+ */
+export function contentRoutes(deps: ContentRoutesDeps, router: Router = Router()): Router {
   const singleTypeLock = createKeyedLock();
   for (const ct of deps.registry.contentTypes.values()) {
     if (ct.internal) continue;

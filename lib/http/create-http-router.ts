@@ -35,7 +35,7 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
     router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, documentId: deps.documentId, ...deps.upload }));
   }
   router.use(bodyParsers(deps.bodyLimit));
-  router.use(contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents }));
+  contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents }, router);
   router.use(notFound);
   router.use(errorHandler);
   return router;

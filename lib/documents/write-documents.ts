@@ -81,7 +81,9 @@ export async function updateDocument(ctx: WriteContext, documentId: string, rawD
   let data = ctx.validator.validate(rawData, { action: 'update', draft });
   data = await runHook(ctx.hooks, 'beforeUpdate', { uid: ct.uid, documentId, data, locale });
   await engine.transaction(async () => {
-    const current = (await localeRows(ctx, documentId, locale)).find((r) => r._status === 'draft') ?? (await localeRows(ctx, documentId, locale))[0]!;
+    // The draft is what a write changes (a type without draft & publish has only its published row).
+    const inLocale = await localeRows(ctx, documentId, locale);
+    const current = inLocale.find((r) => r._status === 'draft') ?? inLocale[0]!;
     const { values, inverse } = await toStoredAttributes(engine, ctx.registry, ct, data, current);
     const status = current._status as 'draft' | 'published';
     await checkUnique(engine, ct, { ...current, ...values }, { documentId, locale, status });

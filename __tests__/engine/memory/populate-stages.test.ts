@@ -1,5 +1,6 @@
 import { aggregate as mingoAggregate } from 'mingo';
 import { memoryEngine, type Engine, type Pipeline, type Row } from '../../../lib/engine';
+import { mutateDeep } from '../../helpers/mutate-deep';
 
 /**
  * Populate shapes of the pipeline compiler (row-stages + populate-lookup), at the top level and inside a page
@@ -73,21 +74,11 @@ describe('memory engine populate stages give plain mingo results', () => {
     expect(actual).toEqual(expected);
     expect(await engine.aggregate('articles', pipeline, { readOnly: true })).toEqual(expected);
     const again = await engine.aggregate('articles', pipeline);
-    mutate(actual);
+    mutateDeep(actual);
     expect(await engine.aggregate('articles', pipeline)).toEqual(again);
     return actual;
   }
 
-  /** Changes every object and array reachable from `value`: a shared one would show in another result. */
-  function mutate(value: unknown): void {
-    if (Array.isArray(value)) {
-      value.forEach(mutate);
-      value.push('mutated');
-    } else if (value !== null && typeof value === 'object') {
-      Object.values(value).forEach(mutate);
-      (value as Row).mutated = true;
-    }
-  }
 
   const firstOrNull = (name: string): Row => ({ $addFields: { [name]: { $ifNull: [{ $arrayElemAt: [`$${name}`, 0] }, null] } } });
   const toOne = (from: string, local: string, key: string, rest: Pipeline = []): Pipeline => [

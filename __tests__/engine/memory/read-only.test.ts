@@ -3,6 +3,7 @@ import { findMany, findOne } from '../../../lib/documents/read-documents';
 import { parseQuery } from '../../../lib/query';
 import { createRegistry } from '../../../lib/schema';
 import { loadBlogModel } from '../../../examples/blog/model';
+import { mutateDeep } from '../../helpers/mutate-deep';
 
 /**
  * Documents are read with `aggregate(..., { readOnly: true })`: the engine may hand out stored objects, and the
@@ -30,24 +31,15 @@ describe('read-only aggregation + formatting', () => {
   const query = (rawQuery: string, action: 'find' | 'findOne') =>
     parseQuery({ registry, contentType: article, rawQuery, context: { canFind: () => true }, rest: { defaultLimit: 25, maxLimit: 100 }, action });
 
-  function mutate(value: unknown): void {
-    if (Array.isArray(value)) {
-      value.forEach(mutate);
-      value.push('mutated');
-    } else if (value !== null && typeof value === 'object') {
-      Object.values(value).forEach(mutate);
-      (value as Row).mutated = true;
-    }
-  }
 
   it.each(['populate=*', 'populate[seo][populate]=*&populate[blocks][populate]=*&populate[author][populate]=*', 'fields[0]=title&populate[cover]=true'])('%s', async (raw) => {
     const list = await findMany(registry, engine, article, query(raw, 'find'), { _status: 'published', locale: 'en' });
     const before = JSON.stringify(list);
     expect(list.data).toHaveLength(2);
-    mutate(list.data);
+    mutateDeep(list.data);
     const one = await findOne(registry, engine, article, query(raw, 'findOne'), { documentId: 'd1', _status: 'published', locale: 'en' });
     const oneBefore = JSON.stringify(one);
-    mutate(one);
+    mutateDeep(one);
     expect(JSON.stringify(await findMany(registry, engine, article, query(raw, 'find'), { _status: 'published', locale: 'en' }))).toBe(before);
     expect(JSON.stringify(await findOne(registry, engine, article, query(raw, 'findOne'), { documentId: 'd1', _status: 'published', locale: 'en' }))).toBe(oneBefore);
     expect(JSON.stringify(await engine.find('articles', { id: 1 }))).not.toContain('mutated');

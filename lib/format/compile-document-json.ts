@@ -1,7 +1,7 @@
 import type { PopulateNode } from '../query/types';
 import type { Attributes, Registry } from '../schema';
 import { formatComponent, formatDocument, TRAILING_SYSTEM, type Selection } from './format-document';
-import { copiedJsonOf, jsonOf, storedJsonOf } from './json-value';
+import { copiedJsonOf, flat, jsonOf, storedJsonOf } from './json-value';
 import { cachedWriter } from './writer-cache';
 
 type Row = Record<string, unknown>;
@@ -162,7 +162,7 @@ function byIdentity(node: PopulateNode, write: RowJson): RowJson {
   return (row) => {
     let text = texts.get(row);
     if (text === undefined) {
-      text = write(row);
+      text = flat(write(row));
       texts.set(row, text);
     }
     return text;

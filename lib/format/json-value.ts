@@ -45,7 +45,16 @@ export function storedJsonOf(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object') return copiedJsonOf(value);
   if (storedText.has(value)) return storedText.get(value);
   const text = copiedJsonOf(value);
-  storedText.set(value, text);
+  storedText.set(value, text === undefined ? text : flat(text));
+  return text;
+}
+
+/**
+ * `text`, made one flat string in V8 (a text built by `+` is a tree of pieces, walked again each time it is
+ * copied into a larger text's bytes): a text kept to be written again is flattened once, when it is kept.
+ */
+export function flat(text: string): string {
+  Number(text); // ToNumber flattens the string in place (the trick of the flatstr package)
   return text;
 }
 

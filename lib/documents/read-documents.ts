@@ -1,6 +1,7 @@
-import type { Engine, Filter } from '../engine';
+import type { Engine, Filter, Pipeline } from '../engine';
 import { formatDocument, type Selection } from '../format';
-import { compileFind, compileFindOne } from '../pipeline';
+import { compileFind, compileFindOne, compileFindOnePage } from '../pipeline';
+import { deepFreeze } from '../query';
 import type { Pagination, Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { logPipeline } from './log';
@@ -60,9 +61,35 @@ function pageResult(page: StoredPage, pagination: PaginationMeta): FindManyResul
   return result;
 }
 
+interface Compiled {
+  readonly registry: Registry;
+  readonly ct: ContentType;
+  readonly pipeline: Pipeline;
+}
+
+const listPipelines = new WeakMap<Query, Compiled>();
+const findOnePages = new WeakMap<Query, Compiled>();
+
+/**
+ * `compile()`, kept with a frozen query (the HTTP routes' parsed queries are frozen and shared, see
+ * lib/query/query-cache) and frozen in turn, so that the same query string compiles once and the engine sees the
+ * same stage objects again (the memory engine keeps what it compiled from frozen stages). Queries that are not
+ * frozen (built by host code, which may change them) compile every time.
+ */
+function compiledFor(cache: WeakMap<Query, Compiled>, registry: Registry, ct: ContentType, query: Query, compile: () => Pipeline): Pipeline {
+  if (!Object.isFrozen(query)) return compile();
+  const found = cache.get(query);
+  if (found && found.registry === registry && found.ct === ct) return found.pipeline;
+  const pipeline = deepFreeze(compile());
+  cache.set(query, { registry, ct, pipeline });
+  return pipeline;
+}
+
 /** Runs a list query as ONE aggregation; `data` is the formatted page. */
 export async function findMany(registry: Registry, engine: Engine, ct: ContentType, query: Query, match?: Filter): Promise<FindManyResult> {
-  const pipeline = compileFind(registry, ct, query, match ? { match } : undefined);
+  const pipeline = match
+    ? compileFind(registry, ct, query, { match })
+    : compiledFor(listPipelines, registry, ct, query, () => compileFind(registry, ct, query));
   const started = Date.now();
   const [result] = (await engine.aggregate(ct.collectionName, pipeline, READ_ONLY)) as [{ data?: Row[]; total?: { count: number }[] }?];
   logPipeline(ct.collectionName, pipeline, started);
@@ -73,7 +100,8 @@ export async function findMany(registry: Registry, engine: Engine, ct: ContentTy
 
 /** Runs a one-document query as ONE aggregation; null when nothing matches. */
 export async function findOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<Row | null> {
-  const pipeline = compileFindOne(registry, ct, query, match);
+  const page = compiledFor(findOnePages, registry, ct, query, () => compileFindOnePage(registry, ct, query));
+  const pipeline = compileFindOne(registry, ct, query, match, page);
   const started = Date.now();
   const rows = await engine.aggregate(ct.collectionName, pipeline, READ_ONLY);
   logPipeline(ct.collectionName, pipeline, started);

@@ -3,7 +3,7 @@ import { draftReadContext } from '../auth';
 import type { Ability } from '../auth/types';
 import type { Documents } from '../documents';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
-import { parseQuery, type RestLimits } from '../query';
+import { createQueryCache, parseQuery, type RestLimits } from '../query';
 import type { Query, QueryContext } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { readDataPayload } from '../schema/validate-body';
@@ -50,15 +50,20 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType, lock: KeyedLock) 
     if (!docs) services.set(ability, (docs = deps.documents(ct.uid, ability)));
     return docs;
   };
+  // The same query string of the same caller parses to the same (frozen) Query: parsed once (query-cache).
+  const parsed = createQueryCache();
+  const draftContexts = new WeakMap<Ability, QueryContext | null>();
   const query = (req: Request, action: 'find' | 'findOne' | 'write'): Query => {
     const ability = getAbility(req);
     const rawQuery = rawQueryString(req);
-    const parse = (context: QueryContext): Query => parseQuery({ registry, contentType: ct, rawQuery, context, rest: deps.rest, action });
+    const parse = (context: QueryContext): Query =>
+      parsed(context, `${action}?${rawQuery}`, () => parseQuery({ registry, contentType: ct, rawQuery, context, rest: deps.rest, action }));
     const q = parse(ability);
     if (q.status !== 'draft') return q;
     // Draft reads need canReadDrafts (auth.draftsRequirePermission); populated drafts of other types too (docs/security.md).
     if (action !== 'write' && !ability.canReadDrafts(ct.uid)) throw new ForbiddenError();
-    const drafts = draftReadContext(registry, ability);
+    let drafts = draftContexts.get(ability);
+    if (drafts === undefined) draftContexts.set(ability, (drafts = draftReadContext(registry, ability)));
     return drafts ? parse(drafts) : q;
   };
   const writeOptions = (req: Request) => {

@@ -85,11 +85,24 @@ export function compileFind(registry: Registry, contentType: ContentType, query:
 /**
  * Compiles a one-document read (findOne, single types, the entry returned by a write):
  * `[$match (query scope + match), ...filters, $sort, $limit: 1, ...populate, $project]`. Pagination is ignored.
+ * `page`: the stages of {@link compileFindOnePage} for the same registry, type and query, compiled earlier.
  *
  * @example
  * const [row] = await engine.aggregate('articles', compileFindOne(registry, article, query, { documentId }));
  */
-export function compileFindOne(registry: Registry, contentType: ContentType, query: Query, match: Filter): Pipeline {
+export function compileFindOne(registry: Registry, contentType: ContentType, query: Query, match: Filter, page?: Pipeline): Pipeline {
   const r = root(registry, contentType, query);
-  return [...matchAndSort(r, contentType, query, match), { $limit: 1 }, ...pageStages(r, contentType, query)];
+  return [...matchAndSort(r, contentType, query, match), { $limit: 1 }, ...(page ?? pageStages(r, contentType, query))];
+}
+
+/**
+ * The stages compileFindOne runs on the document it found (populate, then projection): they depend on the query
+ * only, not on the match, so a caller may compile them once per query and pass them to compileFindOne.
+ *
+ * @example
+ * const page = compileFindOnePage(registry, article, query);
+ * compileFindOne(registry, article, query, { documentId }, page);
+ */
+export function compileFindOnePage(registry: Registry, contentType: ContentType, query: Query): Pipeline {
+  return pageStages(root(registry, contentType, query), contentType, query);
 }

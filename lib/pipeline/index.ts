@@ -2,6 +2,6 @@
  * pipeline/: a validated Query AST (+ scope) -> ONE MongoDB aggregation pipeline. Pure: no I/O.
  * See docs/query-compilation.md.
  */
-export { compileFind, compileFindOne } from './compile-find';
+export { compileFind, compileFindOne, compileFindOnePage } from './compile-find';
 export { PIPELINE_OPERATORS, type PipelineStage } from './operators';
 export { escapeRegex } from './text-pattern';

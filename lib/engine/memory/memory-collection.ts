@@ -15,7 +15,7 @@ export class MemoryCollection {
   private nextSeq = 0;
   private byId = new Map<unknown, Row>();
   private uniques: UniqueIndex[];
-  private fieldIndexes = new Map<string, FieldIndex>();
+  private readonly fieldIndexes = new Map<string, FieldIndex>();
   /** Bumped on every write; lets callers cache derived data per collection. */
   version = 0;
 
@@ -95,7 +95,7 @@ export class MemoryCollection {
     this.byId = new Map(rows.map((r) => [r._id, r]));
     this.uniques = this.makeUniques();
     for (const row of rows) for (const u of this.uniques) u.add(row);
-    this.fieldIndexes = new Map();
+    for (const index of this.fieldIndexes.values()) index.reset(rows);
     this.version++;
   }
 

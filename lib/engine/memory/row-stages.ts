@@ -34,6 +34,13 @@ export interface StageContext {
   copyRows(rows: readonly Row[]): Row[];
   /** Compiles a `$lookup` stage, or returns null to leave it to mingo (see populate-lookup). */
   lookup(cx: StageContext, expr: Record<string, unknown>): StageFn | null;
+  /**
+   * What was compiled from frozen stage objects with this context, kept for the next pipeline that holds the same
+   * objects (the read path freezes the pipelines it keeps per query, see lib/documents/read-documents). A compiled
+   * stage depends only on its stage and on the collection and index objects it reads, which live as long as the
+   * engine (a rollback rebuilds indexes in place).
+   */
+  readonly compiled?: WeakMap<object, StageFn>;
 }
 
 /**
@@ -48,7 +55,7 @@ export interface StageContext {
  * compileStages(cx, [{ $match: { _status: 'published' } }, { $sort: { id: 1 } }])(rows, false, {})
  */
 export function compileStages(cx: StageContext, stages: Pipeline): StageFn {
-  const fns = stages.map((stage) => compileStage(cx, stage));
+  const fns = stages.map((stage) => compiledStage(cx, stage));
   return (rows, owned, vars) => {
     let set: RowSet = { rows: rows as Row[], owned };
     for (const fn of fns) set = fn(set.rows, set.owned, vars);
@@ -60,6 +67,14 @@ export function compileStages(cx: StageContext, stages: Pipeline): StageFn {
 export function mingoStages(options: QueryOptions, stages: Pipeline, rows: readonly Row[], vars: Vars): Row[] {
   const opts = Object.keys(vars).length === 0 ? options : { ...options, variables: { ...options.variables, ...vars } };
   return new Aggregator(stages, opts).run(rows as Row[]) as Row[];
+}
+
+/** {@link compileStage}, once per frozen stage object and context (see StageContext.compiled). */
+function compiledStage(cx: StageContext, stage: Record<string, unknown>): StageFn {
+  if (!cx.compiled || !Object.isFrozen(stage)) return compileStage(cx, stage);
+  let fn = cx.compiled.get(stage);
+  if (!fn) cx.compiled.set(stage, (fn = compileStage(cx, stage)));
+  return fn;
 }
 
 function compileStage(cx: StageContext, stage: Record<string, unknown>): StageFn {

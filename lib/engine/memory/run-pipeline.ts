@@ -109,12 +109,22 @@ export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: P
  * at the top level only (the caller never mutates them, see AggregateOptions).
  */
 function stageContext(rt: PipelineRuntime, readOnly: boolean): StageContext {
+  let both = contexts.get(rt);
+  if (!both) contexts.set(rt, (both = [newStageContext(rt, false), newStageContext(rt, true)]));
+  return both[readOnly ? 1 : 0];
+}
+
+/** The two stage contexts of each runtime (copying, read-only), with what they compiled. */
+const contexts = new WeakMap<PipelineRuntime, readonly [StageContext, StageContext]>();
+
+function newStageContext(rt: PipelineRuntime, readOnly: boolean): StageContext {
   return {
     options: rt.options,
     collection: (name) => rt.collection(name),
     lookup: compileLookup,
     copyRow: readOnly ? (row) => ({ ...row }) : deepCopy,
     copyRows: readOnly ? (rows) => rows.slice() : (rows) => deepCopy(rows as Row[]),
+    compiled: new WeakMap(),
   };
 }
 

@@ -1,5 +1,6 @@
 import { aggregate as mingoAggregate } from 'mingo';
 import { memoryEngine, type Engine, type Pipeline, type Row } from '../../../lib/engine';
+import { deepFreeze } from '../../../lib/query';
 import { mutateDeep } from '../../helpers/mutate-deep';
 
 /**
@@ -132,6 +133,40 @@ describe('memory engine populate stages give plain mingo results', () => {
     await expectMingo([scope, ...stages]);
     await expectMingo([scope, { $sort: { id: 1 } }, page(stages)]);
     await expectMingo([scope, { $sort: { title: -1, id: 1 } }, page(stages, 2)]);
+    await expectMingo(stages);
+    // Frozen stages are compiled once and kept (row-stages' StageContext.compiled): the second run reuses them.
+    const frozen = deepFreeze(structuredClone([scope, { $sort: { id: 1 } }, page(stages)]));
+    await expectMingo(frozen);
+    await expectMingo(frozen);
+  });
+
+  it('keeps stages compiled from a frozen pipeline correct across writes and a rollback', async () => {
+    const stages = deepFreeze([{ $match: { _status: 'published' } }, { $sort: { id: 1 } }, page([
+      ...toOne('authors', 'author', 'documentId', toOne('files', 'avatar', 'id')),
+      toMany('categories', 'cats', 'documentId', [{ $match: { name: { $ne: 'two' } } }]),
+      { $lookup: { from: 'articles', let: { d: '$documentId', loc: '$locale' }, pipeline: [{ $match: { $expr: { $eq: ['$documentId', '$$d'] } } }, { $match: { _status: 'published' } }, { $match: { $expr: { $ne: ['$locale', '$$loc'] } } }, { $sort: { id: 1 } }], as: 'localizations' } },
+    ])]);
+    const read = async (): Promise<string> => JSON.stringify(await engine.aggregate('articles', stages, { readOnly: true }));
+    await expectMingo(stages);
+    const before = await read();
+    await engine.updateMany('authors', { documentId: 'a1' }, { $set: { name: 'Changed', avatar: 1 } });
+    await engine.deleteMany('categories', { documentId: 'c2' });
+    await engine.insertMany('categories', [{ id: 12, documentId: 'c9', name: 'nine' }]);
+    await engine.insertMany('articles', [{ id: 20, documentId: 'd3', _status: 'published', locale: 'it', title: 'it' }]);
+    await expectMingo(stages);
+    const changed = await read();
+    expect(changed).not.toBe(before);
+    expect(changed).toContain('Changed');
+    expect(changed).toContain('nine');
+    // A transaction that fails is rolled back: the indexes the compiled stages read are rebuilt in place.
+    await expect(engine.transaction(async () => {
+      await engine.deleteMany('authors', {});
+      await engine.insertMany('categories', [{ id: 13, documentId: 'c1', name: 'one more' }]);
+      await engine.updateMany('articles', { documentId: 'd3' }, { $set: { locale: 'en' } });
+      expect(await read()).not.toBe(changed);
+      throw new Error('rollback');
+    })).rejects.toThrow('rollback');
+    expect(await read()).toBe(changed);
     await expectMingo(stages);
   });
 

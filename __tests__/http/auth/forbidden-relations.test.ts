@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { blogAuthOptions, createBlogAuthApp, type BlogAuthApp } from './blog-auth-app';
+import { blogAuthOptions, createBlogAuthApp, FULL_KEY, type BlogAuthApp } from './blog-auth-app';
 
 /** Hand-picked forbidden-relation cases the fuzz test does not generate: odd filter forms and write responses. */
 
@@ -92,5 +92,30 @@ describe('write responses follow the same rule', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.title).toBe('Updated');
     expect(res.body.data).not.toHaveProperty('author');
+  });
+});
+
+/** Parsed queries are kept per caller and query string (lib/query/query-cache): callers never share one. */
+describe('the same query string from callers with different permissions', () => {
+  const path = '/api/articles?populate=*&sort=title&pagination[pageSize]=100';
+  const TITLE = 'Cached query sees me';
+  type Body = { data: Record<string, unknown>[] };
+  const titles = (body: Body): unknown[] => body.data.map((a) => a.title);
+
+  test('alternating public and full-access reads, with a write in between, each get their own answer', async () => {
+    for (let round = 0; round < 2; round++) {
+      const open = await request(ctx.app).get(path);
+      const full = await request(ctx.app).get(path).set('authorization', `Bearer ${FULL_KEY}`);
+      expect([open.status, full.status]).toEqual([200, 200]);
+      expect(open.body.data.length).toBeGreaterThan(0);
+      expect((open.body as Body).data.some((a) => 'author' in a)).toBe(false);
+      expect((full.body as Body).data.some((a) => a.author !== null && typeof a.author === 'object')).toBe(true);
+      expect(titles(open.body).includes(TITLE)).toBe(round === 1);
+      expect(titles(full.body).includes(TITLE)).toBe(round === 1);
+      if (round === 0) {
+        const created = await request(ctx.app).post('/api/articles').set('authorization', `Bearer ${FULL_KEY}`).send({ data: { title: TITLE, slug: 'cached-query-sees-me', author: ann } });
+        expect(created.status).toBe(201);
+      }
+    }
   });
 });

@@ -1,0 +1,68 @@
+import { ValidationError } from '../../../lib/errors';
+import { createQueryCache, deepFreeze, parseQuery, type Query, type QueryContext } from '../../../lib/query';
+import { article, registry } from './parse-helper';
+
+const rest = { defaultLimit: 25, maxLimit: 100 };
+const everything: QueryContext = { canFind: () => true };
+const noAuthors: QueryContext = { canFind: (uid) => uid !== 'api::author.author' };
+
+describe('createQueryCache', () => {
+  const setup = () => {
+    const cache = createQueryCache();
+    let parses = 0;
+    const get = (context: QueryContext, rawQuery: string): Query =>
+      cache(context, `find?${rawQuery}`, () => {
+        parses++;
+        return parseQuery({ registry, contentType: article, rawQuery, context, rest, action: 'find' });
+      });
+    return { get, parses: () => parses };
+  };
+
+  it('parses a query string once per context and hands out the same frozen Query', () => {
+    const { get, parses } = setup();
+    const first = get(everything, 'populate=*&sort=title:desc');
+    expect(get(everything, 'populate=*&sort=title:desc')).toBe(first);
+    expect(parses()).toBe(1);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first.populate)).toBe(true);
+    expect(Object.isFrozen(first.populate.author)).toBe(true);
+    expect(Object.isFrozen(first.sort[0])).toBe(true);
+    expect(() => {
+      (first.sort as unknown as unknown[]).push('x');
+    }).toThrow(TypeError);
+  });
+
+  it('keeps the answers of two contexts apart (populate depends on canFind)', () => {
+    const { get, parses } = setup();
+    expect(Object.keys(get(everything, 'populate=*').populate)).toContain('author');
+    expect(Object.keys(get(noAuthors, 'populate=*').populate)).not.toContain('author');
+    expect(parses()).toBe(2);
+  });
+
+  it('does not keep a failed parse: the error is thrown every time', () => {
+    const { get, parses } = setup();
+    expect(() => get(everything, 'filters[nope]=1')).toThrow(ValidationError);
+    expect(() => get(everything, 'filters[nope]=1')).toThrow(ValidationError);
+    expect(parses()).toBe(2);
+  });
+
+  it('parses long query strings every time and keeps at most 256 queries per context', () => {
+    const { get, parses } = setup();
+    const long = `filters[title][$eq]=${'x'.repeat(3000)}`;
+    expect(get(everything, long)).not.toBe(get(everything, long));
+    expect(parses()).toBe(2);
+    const first = get(everything, 'pagination[page]=1');
+    for (let page = 2; page <= 256; page++) get(everything, `pagination[page]=${page}`);
+    expect(get(everything, 'pagination[page]=1')).toBe(first);
+    get(everything, 'pagination[page]=257');
+    expect(get(everything, 'pagination[page]=1')).not.toBe(first);
+  });
+
+  it('deepFreeze leaves class instances and the skipped key alone', () => {
+    const attribute = { kind: 'scalar' };
+    const value = deepFreeze({ a: [{ b: 1 }], re: /x/, attribute }, 'attribute');
+    expect(Object.isFrozen(value.a[0])).toBe(true);
+    expect(Object.isFrozen(value.re)).toBe(false);
+    expect(Object.isFrozen(attribute)).toBe(false);
+  });
+});

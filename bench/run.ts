@@ -3,8 +3,14 @@
  * req/s, p50 and p99 per scenario, each as a ratio to a bare Express route returning the same bytes as the
  * `populate=*` list (the ceiling), and the large/small slowdown. See docs/performance.md.
  *
- * Environment: BENCH_DURATION (seconds per scenario, default 5), BENCH_WARMUP (default 1),
- * BENCH_CONNECTIONS (default 10), BENCH_SIZES (article counts, default "1000,100000").
+ * The ceiling and the scenarios are measured in rounds (ceiling, then each scenario, again and again), and each
+ * ratio is taken within a round: on a shared machine the speed drifts over a minute, and a ratio of two figures
+ * measured a minute apart would mostly measure the drift. The table shows the median over the rounds and the
+ * range of the req/s ratio.
+ *
+ * Environment: BENCH_ROUNDS (default 3), BENCH_DURATION (seconds per scenario and round, default 5),
+ * BENCH_WARMUP (default 1), BENCH_CONNECTIONS (default 10), BENCH_SIZES (article counts, default
+ * "1000,100000").
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +20,7 @@ import { memoryEngine } from '../lib';
 import { createBlogApp } from '../examples/blog/app';
 import { loadBlogModel } from '../examples/blog/model';
 import { load, type LoadOptions, type LoadResult } from './load';
-import { formatSize, formatSlowdown, type SizeResult } from './report';
+import { formatSize, formatSlowdown, type RoundResult, type SizeResult } from './report';
 import { CEILING_OF, SCENARIOS } from './scenarios';
 import { seedBlog } from './seed-blog';
 
@@ -38,33 +44,41 @@ async function fetchOk(url: string, headers: Record<string, string>): Promise<Bu
   return body;
 }
 
-async function benchSize(articles: number, options: LoadOptions): Promise<SizeResult> {
+async function benchSize(articles: number, rounds: number, options: LoadOptions): Promise<SizeResult> {
   const engine = memoryEngine();
   const blog = await createBlogApp({ seed: false, engine });
   const started = Date.now();
   const data = await seedBlog(engine, { articles, authors: 10_000, categories: 1_000, files: 100 });
   console.log(`\nseeded ${articles} articles (2 rows each), 10000 authors, 1000 categories in ${Date.now() - started} ms`);
   const app = await listen(blog.app);
-  const scenarios = new Map<string, LoadResult>();
+  const urls = new Map<string, string>();
   let ceilingBytes: Buffer | undefined;
   for (const s of SCENARIOS) {
     const url = app.base + s.path(data);
     const body = await fetchOk(url, options.headers);
     if (s.name === CEILING_OF) ceilingBytes = body;
-    scenarios.set(s.name, await load(url, options));
-    console.log(`  ${s.name}: ${body.length} bytes, ${scenarios.get(s.name)!.rps.toFixed(0)} req/s`);
+    urls.set(s.name, url);
+    console.log(`  ${s.name}: ${body.length} bytes`);
   }
-  await close(app.server);
-  await blog.close();
   const bare = express();
   bare.disable('x-powered-by');
   bare.get('/ceiling', (_req, res) => {
     res.type('application/json').send(ceilingBytes);
   });
   const ceilingApp = await listen(bare);
-  const ceiling = await load(`${ceilingApp.base}/ceiling`, options);
+  const results: RoundResult[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    const ceiling = await load(`${ceilingApp.base}/ceiling`, options);
+    const scenarios = new Map<string, LoadResult>();
+    for (const [name, url] of urls) scenarios.set(name, await load(url, options));
+    results.push({ ceiling, scenarios });
+    const figures = [...scenarios].map(([name, r]) => `${name} ${(100 * r.rps / ceiling.rps).toFixed(1)}%`).join(', ');
+    console.log(`  round ${round}: ceiling ${ceiling.rps.toFixed(0)} req/s; ${figures}`);
+  }
   await close(ceilingApp.server);
-  return { articles, ceiling, scenarios };
+  await close(app.server);
+  await blog.close();
+  return { articles, rounds: results };
 }
 
 async function main(): Promise<void> {
@@ -76,9 +90,10 @@ async function main(): Promise<void> {
     headers: { authorization: `Bearer ${token}` },
   };
   const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
-  console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown cpu'} x${os.cpus().length}, ${options.connections} connections, ${options.duration} s per scenario`);
+  const rounds = Math.max(1, Math.round(num('BENCH_ROUNDS', 3)));
+  console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown cpu'} x${os.cpus().length}, ${options.connections} connections, ${rounds} rounds of ${options.duration} s per scenario`);
   const results: SizeResult[] = [];
-  for (const size of sizes) results.push(await benchSize(size, options));
+  for (const size of sizes) results.push(await benchSize(size, rounds, options));
   console.log('');
   for (const r of results) console.log(`${formatSize(r)}\n`);
   const [small, large] = [results[0], results[results.length - 1]];

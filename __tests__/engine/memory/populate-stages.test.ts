@@ -106,6 +106,8 @@ describe('memory engine populate stages give plain mingo results', () => {
     ['to-many with a populate sort', [toMany('categories', 'cats', 'documentId', [{ $sort: { name: -1, id: 1 } }], false)]],
     ['populate filters and fields', [toMany('categories', 'cats', 'documentId', [{ $match: { name: { $ne: 'two' } } }, { $project: { id: 1, name: 1 } }])]],
     ['count', [toMany('categories', 'cats', 'documentId', [{ $count: 'count' }], false), { $addFields: { cats: { $ifNull: [{ $arrayElemAt: ['$cats', 0] }, { count: 0 }] } } }]],
+    ['projections of top-level fields', [toOne('authors', 'author', 'documentId', [{ $project: { name: true, _id: 1, locale: 1, nope: 1 } }])[0]!, { $project: { id: 1, title: true, author: 1, cover: 1, gallery: 1, missing: 1 } }]],
+    ['a projection mingo runs itself (nested path, exclusion)', [{ $project: { 'author.x': 1, id: 1 } }, { $project: { title: 0 } }]],
     ['mappedBy to-one', [{ $lookup: { from: 'authors', let: { v: '$documentId' }, pipeline: [{ $match: { $expr: { $eq: ['$best', '$$v'] } } }], as: 'fan' } }, firstOrNull('fan')]],
     ['mappedBy to-many', [{ $lookup: { from: 'categories', let: { v: '$documentId' }, pipeline: [{ $match: { $expr: { $in: ['$$v', { $ifNull: ['$parent', []] }] } } }, { $sort: { id: 1 } }], as: 'kids' } }]],
     ['same-row locale scope', toOne('authors', 'author', 'documentId', [{ $match: { $expr: { $eq: ['$locale', '$$loc'] } } }]).map((s, i) => (i === 0 ? { $lookup: { ...(s.$lookup as Row), let: { v: '$author', loc: '$locale' } } } : s))],

@@ -47,8 +47,8 @@ export interface StageContext {
  * Compiles a pipeline into one function that runs the stage shapes the populate compiler emits directly, with
  * mingo's exact result: plain `$match`es (match-rows), `$match` on `$expr` `$eq`/`$ne` between a top-level field
  * and a variable when both sides are strings or finite numbers, `$sort` (sort-rows), `$addFields`/`$set` of
- * `{ $ifNull: [{ $arrayElemAt: ['$f', 0] }, null | { count: 0 }] }` on arrays, `$unset` of top-level fields and
- * correlated `$lookup`s (see {@link StageContext.lookup}). Anything else, and any row outside those cases, runs
+ * `{ $ifNull: [{ $arrayElemAt: ['$f', 0] }, null | { count: 0 }] }` on arrays, `$unset` of top-level fields,
+ * `$project` of top-level fields and correlated `$lookup`s (see {@link StageContext.lookup}). Anything else, and any row outside those cases, runs
  * in mingo with the enclosing variables.
  *
  * @example
@@ -86,10 +86,12 @@ function compileStage(cx: StageContext, stage: Record<string, unknown>): StageFn
     : name === '$sort' ? sortStage(body)
     : name === '$addFields' || name === '$set' ? addFieldsStage(cx, body)
     : name === '$unset' ? unsetStage(cx, body)
+    : name === '$project' ? projectStage(body)
     : name === '$lookup' && isObject(body) ? cx.lookup(cx, body)
     : null;
   if (!fn) return fallback;
-  return (rows, owned, vars) => fn(rows, owned, vars) ?? fallback(rows, owned, vars);
+  // Every stage recognised above maps each row to at most one row: no rows in, none out (mingo is not started).
+  return (rows, owned, vars) => fn(rows, owned, vars) ?? (rows.length === 0 ? { rows: [], owned: true } : fallback(rows, owned, vars));
 }
 
 /** A stage that may decline a particular input (null: run it in mingo). */
@@ -184,6 +186,31 @@ function unsetStage(cx: StageContext, body: unknown): PartialStage | null {
     const out = owned ? (rows as Row[]) : rows.map((row) => cx.copyRow(row));
     for (const row of out) for (const n of names as string[]) delete row[n];
     return { rows: out, owned: true };
+  };
+}
+
+/**
+ * `$project` of top-level fields only (`{ <field>: 1 | true, ... }`, the populate `fields` of the compiler), as
+ * mingo runs it: each listed field the row holds (a value other than undefined), then `_id` unless listed, the
+ * row's own values (not copied: the rows are owned when the input was).
+ */
+function projectStage(body: unknown): PartialStage | null {
+  if (!isObject(body)) return null;
+  const keys = Object.keys(body);
+  if (keys.length === 0 || !keys.every((k) => isPlainField(k) && (body[k] === 1 || body[k] === true))) return null;
+  const withId = !keys.includes('_id');
+  return (rows, owned) => {
+    const out: Row[] = [];
+    for (const row of rows) {
+      const projected: Row = {};
+      for (const key of keys) {
+        const value = Object.hasOwn(row, key) ? row[key] : undefined;
+        if (value !== undefined) projected[key] = value;
+      }
+      if (withId && Object.hasOwn(row, '_id')) projected._id = row._id;
+      out.push(projected);
+    }
+    return { rows: out, owned };
   };
 }
 

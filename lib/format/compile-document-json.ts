@@ -1,72 +1,125 @@
 import type { PopulateNode } from '../query/types';
 import type { Attributes, Registry } from '../schema';
 import { formatComponent, formatDocument, TRAILING_SYSTEM, type Selection } from './format-document';
-import { copiedJsonOf, flat, jsonOf, storedJsonOf } from './json-value';
+import { bytesOf, JsonBytes } from './json-bytes';
+import { writeCopiedJson, writeJson, writeStoredJson } from './json-value';
 import { cachedWriter } from './writer-cache';
 
 type Row = Record<string, unknown>;
 
-/** Writes the JSON text of one stored row; undefined when JSON leaves the key out. */
-type ValueJson = (value: unknown) => string | undefined;
-type RowJson = (row: Row) => string;
+/** Writes the JSON of one value (a populated relation, component, dynamic zone...); false when JSON leaves it out. */
+type ValueWrite = (value: unknown, out: JsonBytes) => boolean;
+/** Writes the JSON of one stored row. */
+export type RowWrite = (row: Row, out: JsonBytes) => void;
+/** Writes one key (`key`: its bytes, with the comma when it is not the first) and value; false when JSON leaves the key out. */
+type EntryWrite = (row: Row, out: JsonBytes, key: Uint8Array) => boolean;
 
 /** Output keys in order, each with the writer of its value (the formatter's `out[key] = ...`, replayed). */
-type Entries = Map<string, (row: Row) => string | undefined>;
+type Entries = Map<string, EntryWrite>;
 
 /**
- * Compiles, for one content type and selection, a function that returns
- * `JSON.stringify(formatDocument(registry, uid, row, selection))` for a stored row without building the
- * formatted document: the registry is walked once here, not once per row, and stored values are written as text
- * instead of being deep-copied and then serialized. Writers are kept per registry and selection shape
- * (writer-cache), and the writers of joined rows and components keep the text of each row object they wrote
- * (stored rows are never mutated in place, see storedJsonOf). Names JSON would order differently (array indexes) or that
- * an object literal cannot hold (`__proto__`) make it fall back to the formatter itself.
+ * Compiles, for one content type and selection, a function that writes the UTF-8 bytes of
+ * `JSON.stringify(formatDocument(registry, uid, row, selection))` for a stored row into a JsonBytes, without
+ * building the formatted document nor a string: the registry is walked once here, not once per row, and stored
+ * values are written as they are instead of being deep-copied and then serialized. Writers are kept per registry
+ * and selection shape (writer-cache), and the writers of joined rows and components keep the bytes of each row
+ * object they wrote (stored rows are never mutated in place, see writeStoredJson). Names JSON would order
+ * differently (array indexes) or that an object literal cannot hold (`__proto__`) make it fall back to the
+ * formatter itself.
  *
  * @example
- * const toJson = compileDocumentJson(registry, 'api::article.article', query);
- * const text = `[${rows.map(toJson).join(',')}]`;
+ * const write = compileDocumentBytes(registry, 'api::article.article', query);
+ * const out = new JsonBytes();
+ * write(row, out);
+ * out.toBuffer();
  */
-export function compileDocumentJson(registry: Registry, uid: string, selection: Selection): RowJson {
+export function compileDocumentBytes(registry: Registry, uid: string, selection: Selection): RowWrite {
   return cachedWriter(registry, uid, selection, () => compileUncached(registry, uid, selection));
 }
 
-function compileUncached(registry: Registry, uid: string, selection: Selection): RowJson {
+/**
+ * {@link compileDocumentBytes} as text: `JSON.stringify(formatDocument(registry, uid, row, selection))`.
+ *
+ * @example
+ * compileDocumentJson(registry, 'api::article.article', query)(row) // '{"id":1,"documentId":"abc",...}'
+ */
+export function compileDocumentJson(registry: Registry, uid: string, selection: Selection): (row: Row) => string {
+  const write = compileDocumentBytes(registry, uid, selection);
+  return (row) => {
+    const out = new JsonBytes(1024);
+    write(row, out);
+    return out.toBuffer().toString('utf8');
+  };
+}
+
+function compileUncached(registry: Registry, uid: string, selection: Selection): RowWrite {
   try {
     return documentJson(registry, uid, selection);
   } catch (error) {
     if (!(error instanceof Unsupported)) throw error;
-    return (row) => JSON.stringify(formatDocument(registry, uid, row, selection));
+    return (row, out) => out.text(JSON.stringify(formatDocument(registry, uid, row, selection)));
   }
 }
 
 class Unsupported extends Error {}
 
-function documentJson(registry: Registry, uid: string, selection: Selection): RowJson {
+/** A scalar attribute or system field: the stored value (null when missing), its bytes kept for objects. */
+const storedEntry = (name: string): EntryWrite => (row, out, key) => {
+  const value = row[name] ?? null;
+  if (typeof value === 'function' || typeof value === 'symbol') return false;
+  const start = out.length;
+  out.bytes(key);
+  if (writeStoredJson(value, out)) return true;
+  out.rewind(start);
+  return false;
+};
+
+/** `id` / `documentId`: JSON of the stored value as it is (undefined leaves the key out). */
+const plainEntry = (name: string): EntryWrite => (row, out, key) => {
+  const value = row[name];
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return false;
+  const start = out.length;
+  out.bytes(key);
+  if (writeJson(value, out)) return true;
+  out.rewind(start);
+  return false;
+};
+
+function documentJson(registry: Registry, uid: string, selection: Selection): RowWrite {
   const ct = registry.contentType(uid);
   const entries: Entries = new Map();
-  set(entries, 'id', (row) => jsonOf(row.id));
-  set(entries, 'documentId', (row) => jsonOf(row.documentId));
+  set(entries, 'id', plainEntry('id'));
+  set(entries, 'documentId', plainEntry('documentId'));
   attributeEntries(registry, ct.attributes, ct.attributeNames, selection, entries);
   for (const name of TRAILING_SYSTEM) {
     if (!(name in ct.attributes)) continue;
-    if (selection.fields === null || selection.fields.includes(name)) set(entries, name, (row) => storedJsonOf(row[name] ?? null));
+    if (selection.fields === null || selection.fields.includes(name)) set(entries, name, storedEntry(name));
   }
   const loc = selection.populate.localizations;
   if (loc) {
     const item = documentJson(registry, uid, loc);
-    set(entries, 'localizations', (row) => (Array.isArray(row.localizations) ? arrayJson(row.localizations as Row[], item) : undefined));
+    set(entries, 'localizations', (row, out, key) => {
+      if (!Array.isArray(row.localizations)) return false;
+      out.bytes(key);
+      arrayJson(row.localizations as Row[], item, out);
+      return true;
+    });
   }
   return objectJson(entries);
 }
 
-function componentJson(registry: Registry, componentUid: string, selection: Selection, dynamicZoneItem: boolean): RowJson {
+function componentJson(registry: Registry, componentUid: string, selection: Selection, dynamicZoneItem: boolean): RowWrite {
   const component = registry.component(componentUid);
   const entries: Entries = new Map();
-  set(entries, 'id', (row) => jsonOf(row.id));
+  set(entries, 'id', plainEntry('id'));
   attributeEntries(registry, component.attributes, component.attributeNames, selection, entries);
   if (dynamicZoneItem) {
-    const text = JSON.stringify(componentUid);
-    set(entries, '__component', () => text);
+    const bytes = bytesOf(JSON.stringify(componentUid));
+    set(entries, '__component', (_row, out, key) => {
+      out.bytes(key);
+      out.bytes(bytes);
+      return true;
+    });
   }
   return objectJson(entries);
 }
@@ -76,49 +129,71 @@ function attributeEntries(registry: Registry, attributes: Attributes, names: rea
     const attribute = attributes[name]!;
     if (attribute.private) continue;
     if (attribute.kind === 'scalar') {
-      if (selection.fields === null || selection.fields.includes(name)) set(entries, name, (row) => storedJsonOf(row[name] ?? null));
+      if (selection.fields === null || selection.fields.includes(name)) set(entries, name, storedEntry(name));
       continue;
     }
     const node = selection.populate[name];
     if (!node) continue;
     if (!Object.hasOwn(selection.populate, name)) throw new Unsupported();
     const write = populatedJson(registry, node);
-    set(entries, name, (row) => write(row[name]));
+    set(entries, name, (row, out, key) => {
+      const start = out.length;
+      out.bytes(key);
+      if (write(row[name], out)) return true;
+      out.rewind(start);
+      return false;
+    });
   }
 }
 
-/** The formatter's formatPopulated, as text. */
-function populatedJson(registry: Registry, node: PopulateNode): ValueJson {
+/** The formatter's formatPopulated, as bytes. */
+function populatedJson(registry: Registry, node: PopulateNode): ValueWrite {
   const write = populatedByKind(registry, node);
   if (!node.count) return write;
-  return (value) => (value && typeof value === 'object' && !Array.isArray(value) && 'count' in value ? copiedJsonOf(value) : write(value));
+  return (value, out) => (value && typeof value === 'object' && !Array.isArray(value) && 'count' in value ? writeCopiedJson(value, out) : write(value, out));
 }
 
-function populatedByKind(registry: Registry, node: PopulateNode): ValueJson {
+function populatedByKind(registry: Registry, node: PopulateNode): ValueWrite {
   const attribute = node.attribute;
   switch (attribute.kind) {
     case 'relation':
     case 'media': {
       const item = byIdentity(node, documentJson(registry, attribute.target, node));
       const multiple = attribute.kind === 'media' ? attribute.multiple : attribute.toMany;
-      return (value) => (Array.isArray(value) ? rowsJson(value, item) : multiple ? '[]' : isRow(value) ? item(value) : 'null');
+      return (value, out) => {
+        if (Array.isArray(value)) rowsJson(value, item, out);
+        else if (multiple) out.ascii('[]');
+        else if (isRow(value)) item(value, out);
+        else out.ascii('null');
+        return true;
+      };
     }
     case 'component': {
       const item = byIdentity(node, componentJson(registry, attribute.component, node, false));
-      if (attribute.repeatable) return (value) => (Array.isArray(value) ? rowsJson(value, item) : '[]');
-      return (value) => (isRow(value) ? item(value) : 'null');
+      if (attribute.repeatable) {
+        return (value, out) => {
+          if (Array.isArray(value)) rowsJson(value, item, out);
+          else out.ascii('[]');
+          return true;
+        };
+      }
+      return (value, out) => {
+        if (isRow(value)) item(value, out);
+        else out.ascii('null');
+        return true;
+      };
     }
     case 'dynamiczone':
       return dynamicZoneJson(registry, node);
     default:
-      return copiedJsonOf;
+      return writeCopiedJson;
   }
 }
 
 /** Items whose component is unknown or not selected (`on`) are left out; writers are compiled per component met. */
-function dynamicZoneJson(registry: Registry, node: PopulateNode): ValueJson {
-  const writers = new Map<string, RowJson | null>();
-  const writerOf = (uid: string): RowJson | null => {
+function dynamicZoneJson(registry: Registry, node: PopulateNode): ValueWrite {
+  const writers = new Map<string, RowWrite | null>();
+  const writerOf = (uid: string): RowWrite | null => {
     let writer = writers.get(uid);
     if (writer === undefined) {
       const itemNode = node.on ? node.on[uid] : node;
@@ -127,92 +202,100 @@ function dynamicZoneJson(registry: Registry, node: PopulateNode): ValueJson {
     }
     return writer;
   };
-  return (value) => {
-    if (!Array.isArray(value)) return '[]';
-    let text = '[';
+  return (value, out) => {
+    if (!Array.isArray(value)) {
+      out.ascii('[]');
+      return true;
+    }
+    out.byte(0x5b);
     let first = true;
     for (const item of value) {
       if (!isRow(item)) continue;
       const writer = writerOf(String(item.__component));
       if (!writer) continue;
-      text += first ? writer(item) : `,${writer(item)}`;
+      if (!first) out.byte(0x2c);
+      writer(item, out);
       first = false;
     }
-    return `${text}]`;
+    out.byte(0x5d);
+    return true;
   };
 }
 
-function dynamicZoneItemJson(registry: Registry, uid: string, itemNode: PopulateNode): RowJson {
+function dynamicZoneItemJson(registry: Registry, uid: string, itemNode: PopulateNode): RowWrite {
   try {
     return componentJson(registry, uid, itemNode, true);
   } catch (error) {
     if (!(error instanceof Unsupported)) throw error;
-    return (item) => JSON.stringify({ ...formatComponent(registry, uid, item, itemNode), __component: uid });
+    return (item, out) => out.text(JSON.stringify({ ...formatComponent(registry, uid, item, itemNode), __component: uid }));
   }
 }
 
 /**
- * `write`, with the text of each row object kept by identity (see storedJsonOf for why that is safe), when the
- * node populates nothing: those are the rows the engine hands out as stored (populated ones are fresh copies
+ * `write`, with the bytes of each row object kept by identity (see writeStoredJson for why that is safe), when
+ * the node populates nothing: those are the rows the engine hands out as stored (populated ones are fresh copies
  * every time, not worth a WeakMap entry).
  */
-function byIdentity(node: PopulateNode, write: RowJson): RowJson {
+function byIdentity(node: PopulateNode, write: RowWrite): RowWrite {
   if (Object.keys(node.populate).length > 0) return write;
-  const texts = new WeakMap<Row, string>();
-  return (row) => {
-    let text = texts.get(row);
-    if (text === undefined) {
-      text = flat(write(row));
-      texts.set(row, text);
+  const kept = new WeakMap<Row, Uint8Array>();
+  return (row, out) => {
+    const bytes = kept.get(row);
+    if (bytes !== undefined) {
+      out.bytes(bytes);
+      return;
     }
-    return text;
+    const start = out.length;
+    write(row, out);
+    kept.set(row, out.since(start));
   };
 }
 
 /** Rows that are objects, each written by `item` (the formatter's `value.filter(isRow).map(...)`). */
-function rowsJson(values: readonly unknown[], item: RowJson): string {
-  let text = '[';
+function rowsJson(values: readonly unknown[], item: RowWrite, out: JsonBytes): void {
+  out.byte(0x5b);
   let first = true;
   for (const value of values) {
     if (!isRow(value)) continue;
-    text += first ? item(value) : `,${item(value)}`;
+    if (!first) out.byte(0x2c);
+    item(value, out);
     first = false;
   }
-  return `${text}]`;
+  out.byte(0x5d);
 }
 
 /** Every element written by `item`, holes as null (the formatter's `rows.map(...)`). */
-function arrayJson(rows: readonly Row[], item: RowJson): string {
-  let text = '[';
+function arrayJson(rows: readonly Row[], item: RowWrite, out: JsonBytes): void {
+  out.byte(0x5b);
   for (let i = 0; i < rows.length; i++) {
-    const value = i in rows ? item(rows[i]!) : 'null';
-    text += i === 0 ? value : `,${value}`;
+    if (i > 0) out.byte(0x2c);
+    if (i in rows) item(rows[i]!, out);
+    else out.ascii('null');
   }
-  return `${text}]`;
+  out.byte(0x5d);
 }
 
-function objectJson(entries: Entries): RowJson {
-  const keys: string[] = [];
-  const writers: ((row: Row) => string | undefined)[] = [];
+function objectJson(entries: Entries): RowWrite {
+  const firstKeys: Uint8Array[] = [];
+  const nextKeys: Uint8Array[] = [];
+  const writers: EntryWrite[] = [];
   for (const [key, write] of entries) {
-    keys.push(`${JSON.stringify(key)}:`);
+    firstKeys.push(bytesOf(`${JSON.stringify(key)}:`));
+    nextKeys.push(bytesOf(`,${JSON.stringify(key)}:`));
     writers.push(write);
   }
-  return (row) => {
-    let text = '{';
+  return (row, out) => {
+    out.byte(0x7b);
     let first = true;
     for (let i = 0; i < writers.length; i++) {
-      const value = writers[i]!(row);
-      if (value === undefined) continue;
-      text += first ? keys[i]! + value : `,${keys[i]!}${value}`;
-      first = false;
+      if (writers[i]!(row, out, first ? firstKeys[i]! : nextKeys[i]!)) first = false;
     }
-    return `${text}}`;
+    out.byte(0x7d);
   };
 }
 
 /** An object literal's assignment: a key set again keeps its place and takes the new value. */
-function set(entries: Entries, key: string, write: (row: Row) => string | undefined): void {
+function set(entries: Entries, key: string, write: EntryWrite): void {
   if (key === '__proto__' || isArrayIndex(key)) throw new Unsupported();
   entries.set(key, write);
 }

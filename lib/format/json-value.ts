@@ -1,6 +1,9 @@
+import { bytesOf, type JsonBytes } from './json-bytes';
+
 /**
  * JSON text of single values, exactly as `JSON.stringify` writes them inside a formatted document (see
- * compile-document-json). Kept apart so the property tests can compare every case with `JSON.stringify`.
+ * compile-document-json), as strings and written into a JsonBytes. Kept apart so the property tests can compare
+ * every case with `JSON.stringify`.
  */
 
 /**
@@ -32,30 +35,61 @@ export function copiedJsonOf(value: unknown): string | undefined {
   return JSON.stringify(isPlainTree(value) ? value : copyValue(value));
 }
 
-/** Text of stored objects by identity (see storedJsonOf). */
-const storedText = new WeakMap<object, string | undefined>();
+/** Bytes of the text of stored objects by identity (see writeStoredJson); null when JSON leaves them out. */
+const storedBytes = new WeakMap<object, Uint8Array | null>();
 
 /**
- * {@link copiedJsonOf} of a value read from the engine's rows, the text of objects (json, blocks, media formats)
- * kept by identity. Only for values that are never mutated in place once written: the memory engine replaces a
- * stored row by a deep copy on every write and never changes a stored object (see
- * `__tests__/engine/memory/read-only.test.ts`), and other engines hand out fresh objects on every read.
+ * Writes {@link copiedJsonOf} of a value read from the engine's rows; false (nothing written) when JSON leaves
+ * the key out. The bytes of objects (json, blocks, media formats) are kept by identity. Only for values that are
+ * never mutated in place once written: the memory engine replaces a stored row by a deep copy on every write and
+ * never changes a stored object (see `__tests__/engine/memory/read-only.test.ts`), and other engines hand out
+ * fresh objects on every read.
  */
-export function storedJsonOf(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object') return copiedJsonOf(value);
-  if (storedText.has(value)) return storedText.get(value);
-  const text = copiedJsonOf(value);
-  storedText.set(value, text === undefined ? text : flat(text));
-  return text;
+export function writeStoredJson(value: unknown, out: JsonBytes): boolean {
+  if (value === null || typeof value !== 'object') return writeJson(value, out);
+  let bytes = storedBytes.get(value);
+  if (bytes === undefined) {
+    const text = copiedJsonOf(value);
+    bytes = text === undefined ? null : bytesOf(text);
+    storedBytes.set(value, bytes);
+  }
+  if (bytes === null) return false;
+  out.bytes(bytes);
+  return true;
 }
 
-/**
- * `text`, made one flat string in V8 (a text built by `+` is a tree of pieces, walked again each time it is
- * copied into a larger text's bytes): a text kept to be written again is flattened once, when it is kept.
- */
-export function flat(text: string): string {
-  Number(text); // ToNumber flattens the string in place (the trick of the flatstr package)
-  return text;
+/** Writes `JSON.stringify(value)`; false (nothing written) when JSON leaves the key out. */
+export function writeJson(value: unknown, out: JsonBytes): boolean {
+  switch (typeof value) {
+    case 'string':
+      out.string(value);
+      return true;
+    case 'number':
+      out.ascii(Number.isFinite(value) ? String(value) : 'null');
+      return true;
+    case 'boolean':
+      out.ascii(value ? 'true' : 'false');
+      return true;
+    default: {
+      if (value === null) {
+        out.ascii('null');
+        return true;
+      }
+      const text = JSON.stringify(value) as string | undefined;
+      if (text === undefined) return false;
+      out.text(text);
+      return true;
+    }
+  }
+}
+
+/** Writes {@link copiedJsonOf} of `value`; false (nothing written) when JSON leaves the key out. */
+export function writeCopiedJson(value: unknown, out: JsonBytes): boolean {
+  if (value === null || typeof value !== 'object') return writeJson(value, out);
+  const text = copiedJsonOf(value);
+  if (text === undefined) return false;
+  out.text(text);
+  return true;
 }
 
 /** What JSON.stringify escapes in a string: `"`, `\\`, control characters and lone surrogates. */

@@ -1,26 +1,28 @@
 import request from 'supertest';
-import type { Selection } from '../../../lib/format';
+import type { JsonBytes, Selection } from '../../../lib/format';
 import type { Registry } from '../../../lib/schema';
 import { runConformance } from '../../helpers/conformance/run-conformance';
 import { FULL_ACCESS, seedQueryFixture, type QueryFixture } from '../../http/query/seed';
 
 type Row = Record<string, unknown>;
 
-/** Every row the HTTP layer writes with compileDocumentJson is also formatted and stringified, and compared. */
+/** Every row the HTTP layer writes with compileDocumentBytes is also formatted and stringified, and compared. */
 const seen = { rows: 0, mismatches: [] as string[] };
 
 jest.mock('../../../lib/format/compile-document-json', () => {
   const actual = jest.requireActual<typeof import('../../../lib/format/compile-document-json')>('../../../lib/format/compile-document-json');
   const { formatDocument } = jest.requireActual<typeof import('../../../lib/format/format-document')>('../../../lib/format/format-document');
   return {
-    compileDocumentJson(registry: Registry, uid: string, selection: Selection) {
-      const fast = actual.compileDocumentJson(registry, uid, selection);
-      return (row: Row) => {
-        const text = fast(row);
-        const expected = JSON.stringify(formatDocument(registry, uid, row, selection));
+    ...actual,
+    compileDocumentBytes(registry: Registry, uid: string, selection: Selection) {
+      const fast = actual.compileDocumentBytes(registry, uid, selection);
+      return (row: Row, out: JsonBytes) => {
+        const start = out.length;
+        fast(row, out);
+        const bytes = Buffer.from(out.since(start));
+        const expected = Buffer.from(JSON.stringify(formatDocument(registry, uid, row, selection)), 'utf8');
         seen.rows += 1;
-        if (text !== expected) seen.mismatches.push(`${uid}\n  fast: ${text}\n  want: ${expected}`);
-        return text;
+        if (!bytes.equals(expected)) seen.mismatches.push(`${uid}\n  fast: ${bytes.toString()}\n  want: ${expected.toString()}`);
       };
     },
   };
@@ -56,7 +58,7 @@ const LISTS = [
   '/api/categories?populate=*',
 ];
 
-describe('lists written by compileDocumentJson', () => {
+describe('lists written by compileDocumentBytes', () => {
   let fx: QueryFixture;
   beforeAll(async () => {
     fx = await seedQueryFixture();
@@ -98,7 +100,7 @@ describe('lists written by compileDocumentJson', () => {
   });
 });
 
-describe('the conformance corpus, with lists written by compileDocumentJson', () => {
+describe('the conformance corpus, with lists written by compileDocumentBytes', () => {
   it('writes every row as JSON.stringify(formatDocument(row))', async () => {
     seen.rows = 0;
     seen.mismatches = [];

@@ -4,7 +4,6 @@ import path from 'node:path';
 /** Longest file name kept (bytes of a name on most file systems). */
 export const MAX_NAME_LENGTH = 255;
 
-// eslint-disable-next-line no-control-regex
 const UNSAFE_CHARS = /[<>:"/\\|?*\u0000-\u001F\u007F-\u009F\u2028\u2029]/g;
 const EXT = /^\.[A-Za-z0-9]{1,16}$/;
 

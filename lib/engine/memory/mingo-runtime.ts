@@ -3,7 +3,6 @@
  * but TypeScript's `node` resolution does not read `exports`, so they are required here and typed from
  * mingo's own declaration files. This is the only file that knows mingo's layout.
  */
-/* eslint-disable @typescript-eslint/no-require-imports */
 import { Context } from 'mingo';
 import type { Options } from 'mingo/types/types';
 

@@ -3,6 +3,13 @@ import type { Query, QueryContext } from './types';
 /** How many parsed queries a cache keeps per caller context (the oldest is dropped first). */
 const MAX_QUERIES = 256;
 
+/**
+ * How many characters of query strings a cache keeps per caller context, all kept queries together (the oldest
+ * are dropped first): what a query compiles to grows with its text, and any caller, the Public role included,
+ * chooses the text.
+ */
+const MAX_CHARS = 65_536;
+
 /** Query strings longer than this are parsed every time (a cache must not hold arbitrarily large keys). */
 const MAX_KEY_LENGTH = 2048;
 
@@ -13,8 +20,8 @@ export type QueryCache = (context: QueryContext, key: string, parse: () => Query
  * A cache of parsed queries for one content type: parseQuery is a pure function of the registry, the content
  * type, the raw query string, the action and the caller's `canFind`, so the same query string of the same caller
  * (an API token's or the Public role's context, built once) gives the same Query. Entries are kept per context
- * object (a WeakMap: contexts built per request, by `resolve` or for draft reads, are simply not shared), at most
- * {@link MAX_QUERIES} per context. Only successful parses are kept, and they are deep-frozen: a Query is shared by
+ * object (a WeakMap: contexts built per request by `resolve` are simply not shared), at most
+ * {@link MAX_QUERIES} per context and {@link MAX_CHARS} characters of query strings. Only successful parses are kept, and they are deep-frozen: a Query is shared by
  * every request with the same query string, and nothing may change it (the compiled pipeline is kept with it,
  * see read-documents).
  *
@@ -23,16 +30,21 @@ export type QueryCache = (context: QueryContext, key: string, parse: () => Query
  * const query = cache(ability, `find?${rawQuery}`, () => parseQuery({ ... }));
  */
 export function createQueryCache(): QueryCache {
-  const byContext = new WeakMap<QueryContext, Map<string, Query>>();
+  const byContext = new WeakMap<QueryContext, { queries: Map<string, Query>; chars: number }>();
   return (context, key, parse) => {
     if (key.length > MAX_KEY_LENGTH) return parse();
-    let queries = byContext.get(context);
-    if (!queries) byContext.set(context, (queries = new Map()));
-    const found = queries.get(key);
+    let kept = byContext.get(context);
+    if (!kept) byContext.set(context, (kept = { queries: new Map(), chars: 0 }));
+    const found = kept.queries.get(key);
     if (found) return found;
     const query = deepFreeze(parse(), 'attribute');
-    if (queries.size >= MAX_QUERIES) queries.delete(queries.keys().next().value!);
-    queries.set(key, query);
+    while (kept.queries.size >= MAX_QUERIES || (kept.queries.size > 0 && kept.chars + key.length > MAX_CHARS)) {
+      const oldest = kept.queries.keys().next().value!;
+      kept.queries.delete(oldest);
+      kept.chars -= oldest.length;
+    }
+    kept.queries.set(key, query);
+    kept.chars += key.length;
     return query;
   };
 }

@@ -58,6 +58,16 @@ describe('createQueryCache', () => {
     expect(get(everything, 'pagination[page]=1')).not.toBe(first);
   });
 
+  it('keeps at most 65,536 characters of query strings per context: long ones push the oldest out', () => {
+    const { get } = setup();
+    const key = (i: number): string => `filters[title][$eq]=${String(i).padStart(1900, '0')}`;
+    const first = get(everything, key(0));
+    for (let i = 1; i < 34; i++) get(everything, key(i));
+    expect(get(everything, key(0))).toBe(first);
+    for (let i = 34; i < 40; i++) get(everything, key(i));
+    expect(get(everything, key(0))).not.toBe(first);
+  });
+
   it('deepFreeze leaves class instances and the skipped key alone', () => {
     const attribute = { kind: 'scalar' };
     const value = deepFreeze({ a: [{ b: 1 }], re: /x/, attribute }, 'attribute');

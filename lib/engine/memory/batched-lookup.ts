@@ -4,7 +4,7 @@ import type { LookupPlan } from './fast-lookup';
 import { compileRowTest, isPlainField, type RowTest } from './match-rows';
 import { isObject, type StageContext } from './row-stages';
 
-/** The joined rows of one input row (stored rows, in the sub-pipeline's order), or null: run the general path. */
+/** The joined rows of one input row (stored rows, in the sub-pipeline's order) in a fresh array, or null: run the general path. */
 export type RowJoin = (row: Row) => Row[] | null;
 
 type Correlated = Extract<LookupPlan, { kind: 'correlated' }>;

@@ -41,7 +41,7 @@ export function compileLookup(cx: StageContext, expr: Record<string, unknown>): 
       const direct = join?.(row);
       if (direct) {
         const target = owned ? row : cx.copyRow(row);
-        target[as] = cx.copyRows(direct);
+        target[as] = cx.adoptRows(direct); // a fresh array of the join's own
         out.push(target);
         continue;
       }

@@ -32,6 +32,8 @@ export interface StageContext {
   copyRow(row: Row): Row;
   /** Copies joined rows that are not owned (deep copies, or a new array of the same rows for a reader). */
   copyRows(rows: readonly Row[]): Row[];
+  /** A fresh array of stored rows made by the caller: kept as it is for a reader, deep copies otherwise. */
+  adoptRows(rows: Row[]): Row[];
   /** Compiles a `$lookup` stage, or returns null to leave it to mingo (see populate-lookup). */
   lookup(cx: StageContext, expr: Record<string, unknown>): StageFn | null;
   /**
@@ -161,18 +163,26 @@ function addFieldsStage(cx: StageContext, body: unknown): PartialStage | null {
     if (fallback !== null && !(isObject(fallback) && Object.entries(fallback).every(([k, v]) => isPlainField(k) && typeof v === 'number' && Number.isFinite(v)))) return null;
     specs.push({ name, field, fallback: fallback as Row | null });
   }
+  const single = specs.length === 1 ? specs[0]! : null;
+  const set = (row: Row, s: (typeof specs)[number], value: unknown): void => {
+    row[s.name] = value !== undefined && value !== null ? value : s.fallback === null ? null : { ...s.fallback };
+  };
   return (rows, owned) => {
     if (!rows.every((row) => specs.every((s) => Array.isArray(row[s.field]) && Object.hasOwn(row, s.field)))) return null;
     const out = owned ? (rows as Row[]) : rows.map((row) => cx.copyRow(row));
     for (const row of out) {
+      if (single) {
+        // The one spec (the compiler's firstOrNull): no array of values, no closure per row.
+        const value = (row[single.field] as unknown[])[0];
+        set(row, single, single.name === single.field ? value : deepCopy(value));
+        continue;
+      }
+      // Every value is read before any is set: a spec may name another spec's field.
       const values = specs.map((s) => {
         const value = (row[s.field] as unknown[])[0];
         return s.name === s.field ? value : deepCopy(value);
       });
-      specs.forEach((s, i) => {
-        const value = values[i];
-        row[s.name] = value !== undefined && value !== null ? value : s.fallback === null ? null : { ...s.fallback };
-      });
+      specs.forEach((s, i) => set(row, s, values[i]));
     }
     return { rows: out, owned: true };
   };

@@ -124,6 +124,7 @@ function newStageContext(rt: PipelineRuntime, readOnly: boolean): StageContext {
     lookup: compileLookup,
     copyRow: readOnly ? (row) => ({ ...row }) : deepCopy,
     copyRows: readOnly ? (rows) => rows.slice() : (rows) => deepCopy(rows as Row[]),
+    adoptRows: readOnly ? (rows) => rows : (rows) => deepCopy(rows),
     compiled: new WeakMap(),
   };
 }

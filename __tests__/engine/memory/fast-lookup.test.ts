@@ -1,4 +1,5 @@
 import { MemoryCollection } from '../../../lib/engine/memory/memory-collection';
+import { readsVariables } from '../../../lib/engine/memory/batched-lookup';
 import { createFastLookup, planLookup } from '../../../lib/engine/memory/fast-lookup';
 import { Aggregator, createContext } from '../../../lib/engine/memory/mingo-runtime';
 import type { Pipeline, Row } from '../../../lib/engine';
@@ -58,5 +59,23 @@ describe('createFastLookup', () => {
     const lookup = { from: 'authors', let: { ids: '$ids' }, pipeline: [match('$in', '$documentId', '$$ids')], as: 'j' };
     run([{ $lookup: lookup }], [{ ids: [{ a: 1 }] }]);
     expect(resolved).toBe(1);
+  });
+});
+
+describe('readsVariables (whether a batched lookup may run its tail without its own variables)', () => {
+  const lookup = (letSpec: Row | undefined, pipeline: Pipeline): Row => ({ $lookup: { from: 'b', ...(letSpec ? { let: letSpec } : {}), pipeline, as: 'j' } });
+  it.each([
+    ['a stage naming the variable', [{ $addFields: { x: '$$v' } }], true],
+    ['a path under the variable', [{ $addFields: { x: '$$v.name' } }], true],
+    ['another variable with the same start', [{ $addFields: { x: '$$vv' } }], false],
+    ['a system variable', [{ $addFields: { x: '$$ROOT' } }], false],
+    ['a field, not a variable', [{ $match: { v: 1 } }, { $sort: { v: 1 } }], false],
+    ['a nested lookup whose own let hides the name', [lookup({ v: '$parent' }, [match('$eq', '$documentId', '$$v')])], false],
+    ['a nested lookup reading the name in its let', [lookup({ w: '$$v' }, [match('$eq', '$documentId', '$$w')])], true],
+    ['a nested lookup reading the enclosing name in its pipeline', [lookup({ w: '$parent' }, [match('$eq', '$documentId', '$$w'), { $addFields: { o: '$$v' } }])], true],
+    ['two levels down, hidden at the first', [lookup({ v: '$p' }, [lookup({ w: '$q' }, [{ $addFields: { o: '$$v' } }])])], false],
+    ['a nested lookup without let', [lookup(undefined, [{ $addFields: { o: '$$v' } }])], true],
+  ])('%s', (_name, stages, expected) => {
+    expect(readsVariables(stages as Pipeline, new Set(['v']))).toBe(expected);
   });
 });

@@ -13,15 +13,17 @@ type Correlated = Extract<LookupPlan, { kind: 'correlated' }>;
  * The common correlated `$lookup` without per-row variables in its sub-pipeline: the key `$match`, the
  * relation-order stages (optional), then only plain `$match`es (status, locale, populate filters without
  * `$expr`), `$match`es on `$expr` `$eq`/`$ne` between a field and a `let` variable (strings and finite numbers, as
- * row-stages runs them; the localizations' locale) and a last `$sort: { id: 1 }`. Compiled once per stage; each call of the result (once per input page) returns a join that reads the
- * key of a row, takes the index buckets directly (no copy, no `let` object, no variables), orders them as the
- * order stages do and tests every distinct target row once per page (memoized). Null when the shape does not
+ * row-stages runs them; the localizations' locale) and a `$sort: { id: 1 }`, then any stages that do not read this
+ * lookup's own variables (nested lookups, firstOrNull, projections: the `tail`, run by the caller on each row's
+ * joined rows with the enclosing variables). Compiled once per stage; each `start()` (once per input page) returns
+ * a join that reads the key of a row, takes the index buckets directly (no copy, no `let` object, no variables),
+ * orders them as the order stages do and tests every distinct target row once per page (memoized). Null when the shape does not
  * fit; the join itself returns null for a row it cannot decide exactly (a key that is not a string, finite
  * number or boolean, a target row holding an array or no key, ids that are not finite numbers...), which then
  * takes the general path, so the result is always mingo's.
  *
  * @example
- * const join = compileBatchedLookup(cx, plan, expr.let, rest, order, index)?.(); join?.(row)
+ * const join = compileBatchedLookup(cx, plan, expr.let, rest, order, index)?.start(); join?.(row)
  */
 export function compileBatchedLookup(
   cx: StageContext,
@@ -30,14 +32,21 @@ export function compileBatchedLookup(
   rest: Pipeline,
   order: { key: string; temp: string } | null,
   index: FieldIndex,
-): (() => RowJoin) | null {
+): BatchedLookup | null {
   const refs = directRefs(letSpec);
   const keyRef = refs?.get(plan.variable);
   if (!refs || !keyRef || (order && (order.key !== plan.field || plan.operator !== '$in'))) return null;
   const tests: RowTest[] = [];
   const exprs: ExprTest[] = [];
-  const stages = order ? rest.slice(3) : rest;
-  const sortById = stages.length > 0 && JSON.stringify(stages[stages.length - 1]) === '{"$sort":{"id":1}}';
+  const afterOrder = order ? rest.slice(3) : rest;
+  // The plain part: `$match`es, then at most a `$sort: { id: 1 }`; the tail (nested lookups, firstOrNull...) runs
+  // on the joined rows afterwards, with the enclosing variables only: it must not read this lookup's own.
+  let plain = afterOrder.findIndex((stage) => !(isObject(stage) && Object.keys(stage).length === 1 && isObject(stage.$match)));
+  if (plain < 0) plain = afterOrder.length;
+  const sortById = plain < afterOrder.length && JSON.stringify(afterOrder[plain]) === '{"$sort":{"id":1}}';
+  const stages = afterOrder.slice(0, sortById ? plain + 1 : plain);
+  const tail = afterOrder.slice(stages.length);
+  if (tail.length > 0 && readsVariables(tail, new Set(Object.keys(letSpec)))) return null;
   for (const stage of sortById ? stages.slice(0, -1) : stages) {
     const body = isObject(stage) && Object.keys(stage).length === 1 ? stage.$match : undefined;
     if (!isObject(body)) return null;
@@ -54,7 +63,7 @@ export function compileBatchedLookup(
   const { field: local, orEmpty } = keyRef;
   const field = plan.field;
   const keyed = (r: Row): boolean => Object.hasOwn(r, field) && isIndexable(r[field]);
-  return () => {
+  return { tail, start: () => {
     const passes = tests.length === 0 ? null : new Map<Row, boolean>();
     const keep = (r: Row): boolean => {
       if (!passes) return true;
@@ -102,7 +111,40 @@ export function compileBatchedLookup(
       for (const expr of exprs) out = out && expr(row, out);
       return out && sortById ? byId(out) : out;
     };
-  };
+  } };
+}
+
+/**
+ * A batched lookup: `start()` once per input page gives the join; `tail` holds the stages to run on each row's
+ * joined rows afterwards (with the enclosing variables only), empty when there are none.
+ */
+export interface BatchedLookup {
+  readonly tail: Pipeline;
+  start(): RowJoin;
+}
+
+/**
+ * True when `stages` may read one of `names` as a variable (`$$<name>`), scopes respected: a nested `$lookup`'s
+ * `let` is read in the enclosing scope, and its own names hide the enclosing ones in its sub-pipeline.
+ */
+export function readsVariables(stages: Pipeline, names: ReadonlySet<string>): boolean {
+  if (names.size === 0) return false;
+  return stages.some((stage) => {
+    const lookup = isObject(stage) && Object.keys(stage).length === 1 && isObject(stage.$lookup) ? stage.$lookup : null;
+    if (!lookup || !Array.isArray(lookup.pipeline)) return mentions(stage, names);
+    const { pipeline, let: letSpec, ...others } = lookup;
+    if (mentions(others, names) || (letSpec !== undefined && mentions(letSpec, names))) return true;
+    const hidden = isObject(letSpec) ? Object.keys(letSpec) : [];
+    const visible = new Set([...names].filter((name) => !hidden.includes(name)));
+    return readsVariables(pipeline as Pipeline, visible);
+  });
+}
+
+/** True when the JSON text of `value` holds `$$<name>` for one of `names` (followed by `.` or the string's end). */
+function mentions(value: unknown, names: ReadonlySet<string>): boolean {
+  const text = JSON.stringify(value) ?? '';
+  for (const match of text.matchAll(/\$\$([^".]*)/g)) if (names.has(match[1]!)) return true;
+  return false;
 }
 
 /** Filters the joined rows of one row by a variable `$expr`, or null: a value mingo may compare otherwise. */

@@ -34,14 +34,20 @@ export function compileLookup(cx: StageContext, expr: Record<string, unknown>): 
   const runAfter = order ? compileStages(cx, rest.slice(3)) : runRest;
   const index = from.index(plan.field);
   const batched = compileBatchedLookup(cx, plan, expr.let, rest, order, index);
+  const runTail = batched && batched.tail.length > 0 ? compileStages(cx, batched.tail) : null;
   return (rows, owned, outer) => {
     const out: Row[] = [];
-    const join = batched?.();
+    const join = batched?.start();
     for (const row of rows) {
       const direct = join?.(row);
       if (direct) {
         const target = owned ? row : cx.copyRow(row);
-        target[as] = cx.adoptRows(direct); // a fresh array of the join's own
+        if (runTail) {
+          const tail = runTail(direct, false, outer);
+          target[as] = tail.owned ? tail.rows : cx.copyRows(tail.rows);
+        } else {
+          target[as] = cx.adoptRows(direct); // a fresh array of the join's own
+        }
         out.push(target);
         continue;
       }

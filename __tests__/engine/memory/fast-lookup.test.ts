@@ -1,5 +1,6 @@
 import { MemoryCollection } from '../../../lib/engine/memory/memory-collection';
 import { readsVariables } from '../../../lib/engine/memory/batched-lookup';
+import { referencedFields } from '../../../lib/engine/memory/row-stages';
 import { createFastLookup, planLookup } from '../../../lib/engine/memory/fast-lookup';
 import { Aggregator, createContext } from '../../../lib/engine/memory/mingo-runtime';
 import type { Pipeline, Row } from '../../../lib/engine';
@@ -77,5 +78,19 @@ describe('readsVariables (whether a batched lookup may run its tail without its 
     ['a nested lookup without let', [lookup(undefined, [{ $addFields: { o: '$$v' } }])], true],
   ])('%s', (_name, stages, expected) => {
     expect(readsVariables(stages as Pipeline, new Set(['v']))).toBe(expected);
+  });
+});
+
+describe('referencedFields (which fields of a row mingo-evaluated expressions read)', () => {
+  it.each([
+    ['a field and a path', { a: '$x', b: { $concat: ['$y.z', 'lit'] } }, ['x', 'y']],
+    ['variables are not fields', { $map: { input: '$list', as: 'c', in: '$$c.file' } }, ['list']],
+    ['nested in arrays', { $ifNull: [['$seo.shareImage'], []] }, ['seo']],
+    ['$$ROOT reads everything', { a: '$$ROOT' }, null],
+    ['$$CURRENT with a path reads everything', { a: '$$CURRENT.title' }, null],
+    ['$$ROOTS is a variable like any other', { a: '$$ROOTS' }, []],
+  ])('%s', (_name, expr, expected) => {
+    const fields = referencedFields(expr);
+    expect(fields === null ? null : [...fields].sort()).toEqual(expected);
   });
 });

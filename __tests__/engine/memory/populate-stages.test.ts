@@ -108,6 +108,9 @@ describe('memory engine populate stages give plain mingo results', () => {
     ['count', [toMany('categories', 'cats', 'documentId', [{ $count: 'count' }], false), { $addFields: { cats: { $ifNull: [{ $arrayElemAt: ['$cats', 0] }, { count: 0 }] } } }]],
     ['projections of top-level fields', [toOne('authors', 'author', 'documentId', [{ $project: { name: true, _id: 1, locale: 1, nope: 1 } }])[0]!, { $project: { id: 1, title: true, author: 1, cover: 1, gallery: 1, missing: 1 } }]],
     ['a projection mingo runs itself (nested path, exclusion)', [{ $project: { 'author.x': 1, id: 1 } }, { $project: { title: 0 } }]],
+    ['mingo $addFields on rows reduced to the fields read: removal, missing fields', [{ $addFields: { title: '$nope', extra: { $concat: ['x-', { $toString: '$id' }] }, cover: { $ifNull: ['$cover', 'none'] }, dz: { $map: { input: { $ifNull: ['$dz', []] }, as: 'c', in: { $mergeObjects: ['$$c', { seen: '$$c.file' }] } } } } }]],
+    ['mingo $addFields reading $$ROOT (whole rows)', [{ $addFields: { size: { $size: { $objectToArray: '$$ROOT' } }, title: '$$CURRENT.title' } }]],
+    ['a let computed by mingo ($reduce), with nulls among the keys', [{ $lookup: { from: 'files', let: { ids: { $ifNull: [{ $reduce: { input: { $ifNull: ['$dz', []] }, initialValue: [], in: { $concatArrays: ['$$value', ['$$this.file', null]] } } }, []] } }, pipeline: [{ $match: { $expr: { $in: ['$id', '$$ids'] } } }, { $sort: { id: 1 } }], as: 'files' } }]],
     ['mappedBy to-one', [{ $lookup: { from: 'authors', let: { v: '$documentId' }, pipeline: [{ $match: { $expr: { $eq: ['$best', '$$v'] } } }], as: 'fan' } }, firstOrNull('fan')]],
     ['mappedBy to-many', [{ $lookup: { from: 'categories', let: { v: '$documentId' }, pipeline: [{ $match: { $expr: { $in: ['$$v', { $ifNull: ['$parent', []] }] } } }, { $sort: { id: 1 } }], as: 'kids' } }]],
     ['same-row locale scope', toOne('authors', 'author', 'documentId', [{ $match: { $expr: { $eq: ['$locale', '$$loc'] } } }]).map((s, i) => (i === 0 ? { $lookup: { ...(s.$lookup as Row), let: { v: '$author', loc: '$locale' } } } : s))],
@@ -140,6 +143,14 @@ describe('memory engine populate stages give plain mingo results', () => {
     const frozen = deepFreeze(structuredClone([scope, { $sort: { id: 1 } }, page(stages)]));
     await expectMingo(frozen);
     await expectMingo(frozen);
+  });
+
+  it('a let computed by mingo on rows that hold its temporary field, or reading $$ROOT', async () => {
+    await engine.insertMany('articles', [{ id: 30, documentId: 'd30', _status: 'published', __content_router_let: { ids: [1] }, dz: [{ file: 2 }] }]);
+    const lookup = (letSpec: Row): Pipeline => [{ $match: { _status: 'published' } }, { $lookup: { from: 'files', let: letSpec, pipeline: [{ $match: { $expr: { $in: ['$id', '$$ids'] } } }], as: 'files' } }];
+    await expectMingo(lookup({ ids: { $ifNull: [{ $map: { input: { $ifNull: ['$dz', []] }, as: 'd', in: '$$d.file' } }, []] } }));
+    await expectMingo(lookup({ ids: { $concatArrays: [{ $ifNull: ['$__content_router_let.ids', []] }, [3]] } }));
+    await expectMingo(lookup({ ids: { $cond: [{ $gt: [{ $size: { $objectToArray: '$$ROOT' } }, 8] }, [1, 2], [3]] } }));
   });
 
   it('keeps stages compiled from a frozen pipeline correct across writes and a rollback', async () => {

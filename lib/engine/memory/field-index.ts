@@ -95,6 +95,11 @@ export class FieldIndex {
     return [...this.others];
   }
 
+  /** True when some row holds neither an indexable value nor an array (null, missing, an object). */
+  hasOthers(): boolean {
+    return this.others.length > 0;
+  }
+
   private isOther(row: Row): boolean {
     const value = row[this.field];
     return !isIndexable(value) && !Array.isArray(value);

@@ -16,20 +16,20 @@ export interface AbilityOptions {
  * ability.canFind('api::article.article'); // true
  * ```
  */
-export function createAbility(can: (action: string) => boolean, subject: string, options: AbilityOptions): Ability {
+export function createAbility(can: (action: string) => boolean, subject: string, options: AbilityOptions, scope?: object): Ability {
   const canFind = (uid: string): boolean => can(findAction(uid));
   const canReadDrafts = (uid: string): boolean => {
     if (uid === UPLOAD_FILE_UID) return canFind(uid);
     if (options.draftsRequirePermission) return can(`${uid}.findDrafts`);
     return canFind(uid) || can(`${uid}.findOne`);
   };
-  return Object.freeze({ can, canFind, canReadDrafts, subject });
+  return Object.freeze(scope ? { can, canFind, canReadDrafts, subject, scope } : { can, canFind, canReadDrafts, subject });
 }
 
-/** An ability allowing exactly the listed actions. */
-export function abilityFromActions(actions: Iterable<string>, subject: string, options: AbilityOptions): Ability {
+/** An ability allowing exactly the listed actions (`scope`: see Ability.scope). */
+export function abilityFromActions(actions: Iterable<string>, subject: string, options: AbilityOptions, scope?: object): Ability {
   const allowed = new Set(actions);
-  return createAbility((action) => allowed.has(action), subject, options);
+  return createAbility((action) => allowed.has(action), subject, options, scope);
 }
 
 /** Strapi's read-only rule (`isReadScope`): every action whose name ends in `find` or `findOne`. */

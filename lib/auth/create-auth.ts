@@ -51,10 +51,11 @@ export function createAuth(options: AuthOptions | undefined, registry: Registry,
   const resolve = options.resolve;
 
   const tokenAbilities = new Map<StoredToken, Ability>(store.tokens.map((t) => [t, abilityOfToken(t, abilityOptions)]));
+  const scopes = createScopes();
   const resolved = async (req: IncomingMessage): Promise<Ability | undefined> => {
     if (!resolve) return undefined;
     const caller = await resolve(req);
-    return caller ? abilityOfCaller(caller, abilityOptions) : undefined;
+    return caller ? abilityOfCaller(caller, abilityOptions, scopes) : undefined;
   };
 
   /** The answer when `resolve` is not needed: a configured token (or 401), or the Public role without `resolve`. */
@@ -95,10 +96,30 @@ function abilityOfToken(token: StoredToken, options: AbilityOptions): Ability {
   }
 }
 
-function abilityOfCaller(caller: ResolvedCaller, options: AbilityOptions): Ability {
+function abilityOfCaller(caller: ResolvedCaller, options: AbilityOptions, scopes: (actions: readonly string[]) => object): Ability {
   const { actions, subject } = caller;
   if (!Array.isArray(actions) || !actions.every((a) => typeof a === 'string')) {
     throw new TypeError('auth.resolve must answer { actions: string[] } or null');
   }
-  return abilityFromActions(actions, typeof subject === 'string' && subject !== '' ? subject : 'user', options);
+  return abilityFromActions(actions, typeof subject === 'string' && subject !== '' ? subject : 'user', options, scopes(actions));
+}
+
+/** How many distinct action sets of `resolve` callers keep a shared scope (the oldest is dropped first). */
+const MAX_SCOPES = 1024;
+
+/**
+ * One scope object per distinct action set (see Ability.scope): the users of one role share their parsed queries.
+ * At most {@link MAX_SCOPES} are kept; a caller whose set was dropped simply gets a new scope.
+ */
+function createScopes(): (actions: readonly string[]) => object {
+  const scopes = new Map<string, object>();
+  return (actions) => {
+    const key = [...new Set(actions)].sort().join('\n');
+    let scope = scopes.get(key);
+    if (!scope) {
+      if (scopes.size >= MAX_SCOPES) scopes.delete(scopes.keys().next().value!);
+      scopes.set(key, (scope = {}));
+    }
+    return scope;
+  };
 }

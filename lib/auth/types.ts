@@ -17,6 +17,12 @@ export interface Ability {
    * `auth.draftsRequirePermission: true` it takes `<uid>.findDrafts`.
    */
   canReadDrafts(uid: string): boolean;
+  /**
+   * An object shared by abilities that answer every question alike (the same actions and options: the callers
+   * `resolve` answers with one role's actions); what is kept per caller (parsed queries) is kept per scope. The
+   * ability itself when absent.
+   */
+  readonly scope?: object;
 }
 
 /** An ability that allows everything (used when no `auth` option is given: every route is open). */

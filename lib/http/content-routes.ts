@@ -52,19 +52,20 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType, lock: KeyedLock) 
   };
   // The same query string of the same caller parses to the same (frozen) Query: parsed once (query-cache).
   const parsed = createQueryCache();
-  const draftContexts = new WeakMap<Ability, QueryContext | null>();
+  const draftContexts = new WeakMap<object, QueryContext | null>();
   const query = (req: Request, action: 'find' | 'findOne' | 'write'): Query => {
     const ability = getAbility(req);
+    const owner = ability.scope ?? ability;
     const rawQuery = rawQueryString(req);
-    const parse = (context: QueryContext): Query =>
-      parsed(context, `${action}?${rawQuery}`, () => parseQuery({ registry, contentType: ct, rawQuery, context, rest: deps.rest, action }));
-    const q = parse(ability);
+    const parse = (context: QueryContext, drafts: boolean): Query =>
+      parsed(owner, `${drafts ? 'drafts:' : ''}${action}?${rawQuery}`, () => parseQuery({ registry, contentType: ct, rawQuery, context, rest: deps.rest, action }));
+    const q = parse(ability, false);
     if (q.status !== 'draft') return q;
     // Draft reads need canReadDrafts (auth.draftsRequirePermission); populated drafts of other types too (docs/security.md).
     if (action !== 'write' && !ability.canReadDrafts(ct.uid)) throw new ForbiddenError();
-    let drafts = draftContexts.get(ability);
-    if (drafts === undefined) draftContexts.set(ability, (drafts = draftReadContext(registry, ability)));
-    return drafts ? parse(drafts) : q;
+    let drafts = draftContexts.get(owner);
+    if (drafts === undefined) draftContexts.set(owner, (drafts = draftReadContext(registry, ability)));
+    return drafts ? parse(drafts, true) : q;
   };
   const writeOptions = (req: Request) => {
     const q = query(req, 'write');

@@ -1,4 +1,4 @@
-import type { Query, QueryContext } from './types';
+import type { Query } from './types';
 
 /** How many parsed queries a cache keeps per caller context (the oldest is dropped first). */
 const MAX_QUERIES = 256;
@@ -13,28 +13,31 @@ const MAX_CHARS = 65_536;
 /** Query strings longer than this are parsed every time (a cache must not hold arbitrarily large keys). */
 const MAX_KEY_LENGTH = 2048;
 
-/** Returns the query parsed for `context` and `key` (the raw query string and anything else parse depends on). */
-export type QueryCache = (context: QueryContext, key: string, parse: () => Query) => Query;
+/**
+ * Returns the query kept for `owner` (an object standing for the caller's permissions: a query's meaning depends on
+ * them) and `key` (the raw query string and anything else parse depends on), parsing it with `parse` the first time.
+ */
+export type QueryCache = (owner: object, key: string, parse: () => Query) => Query;
 
 /**
  * A cache of parsed queries for one content type: parseQuery is a pure function of the registry, the content
  * type, the raw query string, the action and the caller's `canFind`, so the same query string of the same caller
- * (an API token's or the Public role's context, built once) gives the same Query. Entries are kept per context
- * object (a WeakMap: contexts built per request by `resolve` are simply not shared), at most
- * {@link MAX_QUERIES} per context and {@link MAX_CHARS} characters of query strings. Only successful parses are kept, and they are deep-frozen: a Query is shared by
+ * gives the same Query. Entries are kept per owner object (a WeakMap: an API token's or the Public role's ability,
+ * built once, or the scope the callers of one role share), at most {@link MAX_QUERIES} per owner and
+ * {@link MAX_CHARS} characters of query strings. Only successful parses are kept, and they are deep-frozen: a Query is shared by
  * every request with the same query string, and nothing may change it (the compiled pipeline is kept with it,
  * see read-documents).
  *
  * @example
  * const cache = createQueryCache();
- * const query = cache(ability, `find?${rawQuery}`, () => parseQuery({ ... }));
+ * const query = cache(ability.scope ?? ability, `find?${rawQuery}`, () => parseQuery({ ... }));
  */
 export function createQueryCache(): QueryCache {
-  const byContext = new WeakMap<QueryContext, { queries: Map<string, Query>; chars: number }>();
-  return (context, key, parse) => {
+  const byOwner = new WeakMap<object, { queries: Map<string, Query>; chars: number }>();
+  return (owner, key, parse) => {
     if (key.length > MAX_KEY_LENGTH) return parse();
-    let kept = byContext.get(context);
-    if (!kept) byContext.set(context, (kept = { queries: new Map(), chars: 0 }));
+    let kept = byOwner.get(owner);
+    if (!kept) byOwner.set(owner, (kept = { queries: new Map(), chars: 0 }));
     const found = kept.queries.get(key);
     if (found) return found;
     const query = deepFreeze(parse(), 'attribute');

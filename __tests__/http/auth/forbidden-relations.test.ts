@@ -119,3 +119,30 @@ describe('the same query string from callers with different permissions', () => 
     }
   });
 });
+
+describe('resolve callers: one role shares its parsed queries, another role never sees them', () => {
+  let rctx: BlogAuthApp;
+  const ARTICLES = ['api::article.article.find', 'api::article.article.findOne'];
+  beforeAll(async () => {
+    rctx = await createBlogAuthApp(blogAuthOptions({
+      resolve: async (req) => {
+        const user = String(req.headers['x-user'] ?? '');
+        if (user.startsWith('reader-')) return { actions: ARTICLES, subject: `user:${user}` };
+        if (user.startsWith('editor-')) return { actions: [...ARTICLES, 'api::author.author.find'], subject: `user:${user}` };
+        return null;
+      },
+    }));
+  });
+  afterAll(() => rctx.close());
+
+  test('the same populate=* for readers and editors, interleaved', async () => {
+    const path = '/api/articles?populate=*&pagination[pageSize]=100';
+    const hasAuthor = (body: { data: Record<string, unknown>[] }): boolean => body.data.some((a) => a.author !== null && typeof a.author === 'object');
+    for (const user of ['reader-1', 'editor-1', 'reader-2', 'editor-2', 'reader-1']) {
+      const res = await request(rctx.app).get(path).set('x-user', user);
+      expect(res.status).toBe(200);
+      expect(res.body.data.length).toBeGreaterThan(0);
+      expect(hasAuthor(res.body)).toBe(user.startsWith('editor-'));
+    }
+  });
+});

@@ -9,6 +9,7 @@ async function resolve(req: IncomingMessage) {
   const session = req.headers['x-session'];
   if (session === 'editor') return { actions: [`${ARTICLE}.create`, `${ARTICLE}.update`], subject: 'user:editor' };
   if (session === 'nobody') return { actions: [] };
+  if (session === 'editor-2') return { actions: [`${ARTICLE}.update`, `${ARTICLE}.create`, `${ARTICLE}.update`], subject: 'user:editor-2' };
   if (req.headers.authorization === 'Bearer jwt-ann') return { actions: [`${AUTHOR}.find`], subject: 'user:ann' };
   return null;
 }
@@ -28,6 +29,21 @@ describe('the resolve hook', () => {
     expect(ability.subject).toBe('user:editor');
     expect(ability.can(`${ARTICLE}.create`)).toBe(true);
     expect(ability.can(`${ARTICLE}.find`)).toBe(false);
+  });
+
+  it('callers with the same actions share one scope (what parsed queries are kept per), each with its subject', async () => {
+    const one = await auth.authenticate(withHeaders({ 'x-session': 'editor' }));
+    const again = await auth.authenticate(withHeaders({ 'x-session': 'editor' }));
+    const other = await auth.authenticate(withHeaders({ 'x-session': 'editor-2' }));
+    const nobody = await auth.authenticate(withHeaders({ 'x-session': 'nobody' }));
+    expect(again).not.toBe(one);
+    expect(one.scope).toBeDefined();
+    expect(again.scope).toBe(one.scope);
+    expect(other.scope).toBe(one.scope);
+    expect(other.subject).toBe('user:editor-2');
+    expect(nobody.scope).not.toBe(one.scope);
+    const reader = await auth.authenticate(withHeaders({ authorization: `Bearer ${READ_KEY}` }));
+    expect(reader.scope).toBeUndefined();
   });
 
   it('the subject defaults to "user"', async () => {

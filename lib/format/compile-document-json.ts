@@ -2,20 +2,12 @@ import type { PopulateNode } from '../query/types';
 import type { Attributes, Registry } from '../schema';
 import { formatComponent, formatDocument, TRAILING_SYSTEM, type Selection } from './format-document';
 import { bytesOf, JsonBytes } from './json-bytes';
-import { writeCopiedJson, writeJson, writeStoredJson } from './json-value';
+import { writeCopiedJson } from './json-value';
+import { arrayJson, byIdentity, isRow, objectJson, plainEntry, rowsJson, set, storedEntry, Unsupported, type Entries, type Row, type RowWrite, type ValueWrite } from './row-json';
 import { cachedWriter } from './writer-cache';
 
-type Row = Record<string, unknown>;
+export type { RowWrite } from './row-json';
 
-/** Writes the JSON of one value (a populated relation, component, dynamic zone...); false when JSON leaves it out. */
-type ValueWrite = (value: unknown, out: JsonBytes) => boolean;
-/** Writes the JSON of one stored row. */
-export type RowWrite = (row: Row, out: JsonBytes) => void;
-/** Writes one key (`key`: its bytes, with the comma when it is not the first) and value; false when JSON leaves the key out. */
-type EntryWrite = (row: Row, out: JsonBytes, key: Uint8Array) => boolean;
-
-/** Output keys in order, each with the writer of its value (the formatter's `out[key] = ...`, replayed). */
-type Entries = Map<string, EntryWrite>;
 
 /**
  * Compiles, for one content type and selection, a function that writes the UTF-8 bytes of
@@ -60,30 +52,6 @@ function compileUncached(registry: Registry, uid: string, selection: Selection):
     return (row, out) => out.text(JSON.stringify(formatDocument(registry, uid, row, selection)));
   }
 }
-
-class Unsupported extends Error {}
-
-/** A scalar attribute or system field: the stored value (null when missing), its bytes kept for objects. */
-const storedEntry = (name: string): EntryWrite => (row, out, key) => {
-  const value = row[name] ?? null;
-  if (typeof value === 'function' || typeof value === 'symbol') return false;
-  const start = out.length;
-  out.bytes(key);
-  if (writeStoredJson(value, out)) return true;
-  out.rewind(start);
-  return false;
-};
-
-/** `id` / `documentId`: JSON of the stored value as it is (undefined leaves the key out). */
-const plainEntry = (name: string): EntryWrite => (row, out, key) => {
-  const value = row[name];
-  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return false;
-  const start = out.length;
-  out.bytes(key);
-  if (writeJson(value, out)) return true;
-  out.rewind(start);
-  return false;
-};
 
 function documentJson(registry: Registry, uid: string, selection: Selection): RowWrite {
   const ct = registry.contentType(uid);
@@ -229,82 +197,4 @@ function dynamicZoneItemJson(registry: Registry, uid: string, itemNode: Populate
     if (!(error instanceof Unsupported)) throw error;
     return (item, out) => out.text(JSON.stringify({ ...formatComponent(registry, uid, item, itemNode), __component: uid }));
   }
-}
-
-/**
- * `write`, with the bytes of each row object kept by identity (see writeStoredJson for why that is safe), when
- * the node populates nothing: those are the rows the engine hands out as stored (populated ones are fresh copies
- * every time, not worth a WeakMap entry).
- */
-function byIdentity(node: PopulateNode, write: RowWrite): RowWrite {
-  if (Object.keys(node.populate).length > 0) return write;
-  const kept = new WeakMap<Row, Uint8Array>();
-  return (row, out) => {
-    const bytes = kept.get(row);
-    if (bytes !== undefined) {
-      out.bytes(bytes);
-      return;
-    }
-    const start = out.length;
-    write(row, out);
-    kept.set(row, out.since(start));
-  };
-}
-
-/** Rows that are objects, each written by `item` (the formatter's `value.filter(isRow).map(...)`). */
-function rowsJson(values: readonly unknown[], item: RowWrite, out: JsonBytes): void {
-  out.byte(0x5b);
-  let first = true;
-  for (const value of values) {
-    if (!isRow(value)) continue;
-    if (!first) out.byte(0x2c);
-    item(value, out);
-    first = false;
-  }
-  out.byte(0x5d);
-}
-
-/** Every element written by `item`, holes as null (the formatter's `rows.map(...)`). */
-function arrayJson(rows: readonly Row[], item: RowWrite, out: JsonBytes): void {
-  out.byte(0x5b);
-  for (let i = 0; i < rows.length; i++) {
-    if (i > 0) out.byte(0x2c);
-    if (i in rows) item(rows[i]!, out);
-    else out.ascii('null');
-  }
-  out.byte(0x5d);
-}
-
-function objectJson(entries: Entries): RowWrite {
-  const firstKeys: Uint8Array[] = [];
-  const nextKeys: Uint8Array[] = [];
-  const writers: EntryWrite[] = [];
-  for (const [key, write] of entries) {
-    firstKeys.push(bytesOf(`${JSON.stringify(key)}:`));
-    nextKeys.push(bytesOf(`,${JSON.stringify(key)}:`));
-    writers.push(write);
-  }
-  return (row, out) => {
-    out.byte(0x7b);
-    let first = true;
-    for (let i = 0; i < writers.length; i++) {
-      if (writers[i]!(row, out, first ? firstKeys[i]! : nextKeys[i]!)) first = false;
-    }
-    out.byte(0x7d);
-  };
-}
-
-/** An object literal's assignment: a key set again keeps its place and takes the new value. */
-function set(entries: Entries, key: string, write: EntryWrite): void {
-  if (key === '__proto__' || isArrayIndex(key)) throw new Unsupported();
-  entries.set(key, write);
-}
-
-/** Keys JavaScript orders before all others in an object (and so does JSON.stringify). */
-function isArrayIndex(key: string): boolean {
-  return /^(0|[1-9]\d*)$/.test(key) && Number(key) < 2 ** 32 - 1;
-}
-
-function isRow(v: unknown): v is Row {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

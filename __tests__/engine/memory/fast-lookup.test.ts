@@ -1,6 +1,6 @@
 import { MemoryCollection } from '../../../lib/engine/memory/memory-collection';
 import { readsVariables } from '../../../lib/engine/memory/batched-lookup';
-import { referencedFields } from '../../../lib/engine/memory/row-stages';
+import { referencedFields } from '../../../lib/engine/memory/slim-stages';
 import { createFastLookup, planLookup } from '../../../lib/engine/memory/fast-lookup';
 import { Aggregator, createContext } from '../../../lib/engine/memory/mingo-runtime';
 import type { Pipeline, Row } from '../../../lib/engine';

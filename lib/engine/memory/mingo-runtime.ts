@@ -5,6 +5,7 @@
  */
 import { Context } from 'mingo';
 import type { Options } from 'mingo/types/types';
+import type { Pipeline, Row } from '../types';
 
 type PipelineOps = typeof import('mingo/types/operators/pipeline');
 type LookupOperator = PipelineOps['$lookup'];
@@ -37,4 +38,10 @@ export function createContext(lookup: LookupOperator): Context {
     query: query as never,
     window: window as never,
   });
+}
+
+/** Runs `stages` in mingo on `rows` with `vars` bound (the result is never owned). */
+export function mingoStages(options: QueryOptions, stages: Pipeline, rows: readonly Row[], vars: Readonly<Record<string, unknown>>): Row[] {
+  const opts = Object.keys(vars).length === 0 ? options : { ...options, variables: { ...options.variables, ...vars } };
+  return new Aggregator(stages, opts).run(rows as Row[]) as Row[];
 }

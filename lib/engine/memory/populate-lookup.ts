@@ -3,8 +3,9 @@ import { compileBatchedLookup } from './batched-lookup';
 import { isIndexable, type FieldIndex } from './field-index';
 import { orderRows, planLookup, planOrder } from './fast-lookup';
 import { isPlainField } from './match-rows';
-import { evalExpr, type Options } from './mingo-runtime';
-import { compileStages, isObject, mingoStages, referencedFields, slimRows, type StageContext, type StageFn, type Vars } from './row-stages';
+import { evalExpr, mingoStages, type Options } from './mingo-runtime';
+import { compileStages, isObject, type StageContext, type StageFn, type Vars } from './row-stages';
+import { referencedFields, slimRows } from './slim-stages';
 
 /** The `let` variables of every row of a page, in order. */
 type LetsFn = (rows: readonly Row[], vars: Vars) => readonly Record<string, unknown>[];

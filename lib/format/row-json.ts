@@ -1,0 +1,121 @@
+/**
+ * The parts of compileDocumentBytes' writers (compile-document-json) that know nothing of the schema: objects
+ * written entry by entry, lists, the bytes kept per row object, and the entries of stored values.
+ */
+import type { PopulateNode } from '../query/types';
+import { bytesOf, type JsonBytes } from './json-bytes';
+import { writeJson, writeStoredJson } from './json-value';
+
+export type Row = Record<string, unknown>;
+
+/** Writes the JSON of one value (a populated relation, component, dynamic zone...); false when JSON leaves it out. */
+export type ValueWrite = (value: unknown, out: JsonBytes) => boolean;
+/** Writes the JSON of one stored row. */
+export type RowWrite = (row: Row, out: JsonBytes) => void;
+/** Writes one key (`key`: its bytes, with the comma when it is not the first) and value; false when JSON leaves the key out. */
+export type EntryWrite = (row: Row, out: JsonBytes, key: Uint8Array) => boolean;
+
+/** Output keys in order, each with the writer of its value (the formatter's `out[key] = ...`, replayed). */
+export type Entries = Map<string, EntryWrite>;
+
+export class Unsupported extends Error {}
+
+/** A scalar attribute or system field: the stored value (null when missing), its bytes kept for objects. */
+export const storedEntry = (name: string): EntryWrite => (row, out, key) => {
+  const value = row[name] ?? null;
+  if (typeof value === 'function' || typeof value === 'symbol') return false;
+  const start = out.length;
+  out.bytes(key);
+  if (writeStoredJson(value, out)) return true;
+  out.rewind(start);
+  return false;
+};
+
+/** `id` / `documentId`: JSON of the stored value as it is (undefined leaves the key out). */
+export const plainEntry = (name: string): EntryWrite => (row, out, key) => {
+  const value = row[name];
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return false;
+  const start = out.length;
+  out.bytes(key);
+  if (writeJson(value, out)) return true;
+  out.rewind(start);
+  return false;
+};
+
+/**
+ * `write`, with the bytes of each row object kept by identity (see writeStoredJson for why that is safe), when
+ * the node populates nothing: those are the rows the engine hands out as stored (populated ones are fresh copies
+ * every time, not worth a WeakMap entry).
+ */
+export function byIdentity(node: PopulateNode, write: RowWrite): RowWrite {
+  if (Object.keys(node.populate).length > 0) return write;
+  const kept = new WeakMap<Row, Uint8Array>();
+  return (row, out) => {
+    const bytes = kept.get(row);
+    if (bytes !== undefined) {
+      out.bytes(bytes);
+      return;
+    }
+    const start = out.length;
+    write(row, out);
+    kept.set(row, out.since(start));
+  };
+}
+
+/** Rows that are objects, each written by `item` (the formatter's `value.filter(isRow).map(...)`). */
+export function rowsJson(values: readonly unknown[], item: RowWrite, out: JsonBytes): void {
+  out.byte(0x5b);
+  let first = true;
+  for (const value of values) {
+    if (!isRow(value)) continue;
+    if (!first) out.byte(0x2c);
+    item(value, out);
+    first = false;
+  }
+  out.byte(0x5d);
+}
+
+/** Every element written by `item`, holes as null (the formatter's `rows.map(...)`). */
+export function arrayJson(rows: readonly Row[], item: RowWrite, out: JsonBytes): void {
+  out.byte(0x5b);
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0) out.byte(0x2c);
+    if (i in rows) item(rows[i]!, out);
+    else out.ascii('null');
+  }
+  out.byte(0x5d);
+}
+
+export function objectJson(entries: Entries): RowWrite {
+  const firstKeys: Uint8Array[] = [];
+  const nextKeys: Uint8Array[] = [];
+  const writers: EntryWrite[] = [];
+  for (const [key, write] of entries) {
+    firstKeys.push(bytesOf(`${JSON.stringify(key)}:`));
+    nextKeys.push(bytesOf(`,${JSON.stringify(key)}:`));
+    writers.push(write);
+  }
+  return (row, out) => {
+    out.byte(0x7b);
+    let first = true;
+    for (let i = 0; i < writers.length; i++) {
+      if (writers[i]!(row, out, first ? firstKeys[i]! : nextKeys[i]!)) first = false;
+    }
+    out.byte(0x7d);
+  };
+}
+
+/** An object literal's assignment: a key set again keeps its place and takes the new value. */
+export function set(entries: Entries, key: string, write: EntryWrite): void {
+  if (key === '__proto__' || isArrayIndex(key)) throw new Unsupported();
+  entries.set(key, write);
+}
+
+/** Keys JavaScript orders before all others in an object (and so does JSON.stringify). */
+function isArrayIndex(key: string): boolean {
+  return /^(0|[1-9]\d*)$/.test(key) && Number(key) < 2 ** 32 - 1;
+}
+
+export function isRow(v: unknown): v is Row {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

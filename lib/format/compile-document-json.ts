@@ -8,7 +8,6 @@ import { cachedWriter } from './writer-cache';
 
 export type { RowWrite } from './row-json';
 
-
 /**
  * Compiles, for one content type and selection, a function that writes the UTF-8 bytes of
  * `JSON.stringify(formatDocument(registry, uid, row, selection))` for a stored row into a JsonBytes, without

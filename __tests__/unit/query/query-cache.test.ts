@@ -46,25 +46,27 @@ describe('createQueryCache', () => {
     expect(parses()).toBe(2);
   });
 
-  it('parses long query strings every time and keeps at most 256 queries per context', () => {
+  it('parses long query strings every time and keeps at most 1,024 queries, all callers together', () => {
     const { get, parses } = setup();
     const long = `filters[title][$eq]=${'x'.repeat(3000)}`;
     expect(get(everything, long)).not.toBe(get(everything, long));
     expect(parses()).toBe(2);
     const first = get(everything, 'pagination[page]=1');
-    for (let page = 2; page <= 256; page++) get(everything, `pagination[page]=${page}`);
+    for (let page = 2; page <= 512; page++) get(everything, `pagination[page]=${page}`);
+    for (let page = 1; page <= 512; page++) get(noAuthors, `pagination[page]=${page}`);
     expect(get(everything, 'pagination[page]=1')).toBe(first);
-    get(everything, 'pagination[page]=257');
+    get(noAuthors, 'pagination[page]=513');
     expect(get(everything, 'pagination[page]=1')).not.toBe(first);
   });
 
-  it('keeps at most 65,536 characters of query strings per context: long ones push the oldest out', () => {
+  it('keeps at most 131,072 characters of query strings, all callers together: long ones push the oldest out', () => {
     const { get } = setup();
     const key = (i: number): string => `filters[title][$eq]=${String(i).padStart(1900, '0')}`;
     const first = get(everything, key(0));
     for (let i = 1; i < 34; i++) get(everything, key(i));
+    for (let i = 34; i < 68; i++) get(noAuthors, key(i));
     expect(get(everything, key(0))).toBe(first);
-    for (let i = 34; i < 40; i++) get(everything, key(i));
+    for (let i = 68; i < 72; i++) get(noAuthors, key(i));
     expect(get(everything, key(0))).not.toBe(first);
   });
 

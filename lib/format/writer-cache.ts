@@ -16,16 +16,24 @@ const writers = new WeakMap<Registry, Map<string, unknown>>();
  * cachedWriter(registry, uid, selection, () => compile(registry, uid, selection))
  */
 export function cachedWriter<T>(registry: Registry, uid: string, selection: Selection, compile: () => T): T {
+  // A frozen selection (a query the HTTP routes keep, see lib/query/query-cache) finds its writer without the key.
+  const frozen = Object.isFrozen(selection) ? bySelection.get(selection) : undefined;
+  if (frozen && frozen.registry === registry && frozen.uid === uid) return frozen.writer as T;
   let byKey = writers.get(registry);
   if (!byKey) writers.set(registry, (byKey = new Map()));
   const key = `${uid}|${selectionKey(selection)}`;
-  const found = byKey.get(key) as T | undefined;
-  if (found !== undefined) return found;
-  const writer = compile();
-  if (byKey.size >= MAX_WRITERS) byKey.delete(byKey.keys().next().value!);
-  byKey.set(key, writer);
+  let writer = byKey.get(key) as T | undefined;
+  if (writer === undefined) {
+    writer = compile();
+    if (byKey.size >= MAX_WRITERS) byKey.delete(byKey.keys().next().value!);
+    byKey.set(key, writer);
+  }
+  if (Object.isFrozen(selection)) bySelection.set(selection, { registry, uid, writer });
   return writer;
 }
+
+/** The writer found for each frozen selection object (it cannot change, so neither can its key). */
+const bySelection = new WeakMap<Selection, { registry: Registry; uid: string; writer: unknown }>();
 
 /** What decides a writer's text: JSON of fields and, per populated name in order, its own key. */
 function selectionKey(selection: Selection & { on?: Readonly<Record<string, Selection>>; count?: boolean }): string {

@@ -1,5 +1,7 @@
 import { compileDocumentJson, formatDocument } from '../../../lib/format';
 import { cachedWriter } from '../../../lib/format/writer-cache';
+import { deepFreeze } from '../../../lib/query';
+import { loadBlogRegistry } from '../../helpers/blog-registry';
 import { parse, registry } from '../query/parse-helper';
 
 const UID = 'api::article.article';
@@ -26,6 +28,17 @@ describe('cachedWriter', () => {
     cachedWriter(registry, `differ-${_name}`, parse(first), compile);
     cachedWriter(registry, `differ-${_name}`, parse(second), compile);
     expect(compiled).toBe(2);
+  });
+
+  it('finds the writer of a frozen selection by identity, for its own type and registry only', () => {
+    let compiled = 0;
+    const compile = () => ++compiled;
+    const frozen = deepFreeze(parse('populate[author][fields][0]=name'), 'attribute');
+    const a = cachedWriter(registry, 'frozen-a', frozen, compile);
+    expect(cachedWriter(registry, 'frozen-a', frozen, compile)).toBe(a);
+    expect(cachedWriter(registry, 'frozen-b', frozen, compile)).not.toBe(a);
+    expect(cachedWriter(loadBlogRegistry(), 'frozen-a', frozen, compile)).not.toBe(a);
+    expect(compiled).toBe(3);
   });
 
   it('keeps at most 256 writers per registry', () => {

@@ -2,8 +2,8 @@ import type { PopulateNode } from '../query/types';
 import type { Attributes, Registry } from '../schema';
 import { formatComponent, formatDocument, TRAILING_SYSTEM, type Selection } from './format-document';
 import { bytesOf, JsonBytes } from './json-bytes';
-import { writeCopiedJson } from './json-value';
-import { arrayJson, byIdentity, isRow, objectJson, plainEntry, rowsJson, set, storedEntry, Unsupported, type Entries, type Row, type RowWrite, type ValueWrite } from './row-json';
+import { writeCopiedJson, writeJson } from './json-value';
+import { arrayJson, byIdentity, entry, isRow, objectJson, rowsJson, set, Unsupported, writeStoredOrNull, type Entries, type Row, type RowWrite, type ValueWrite } from './row-json';
 import { cachedWriter } from './writer-cache';
 
 export type { RowWrite } from './row-json';
@@ -55,22 +55,21 @@ function compileUncached(registry: Registry, uid: string, selection: Selection):
 function documentJson(registry: Registry, uid: string, selection: Selection): RowWrite {
   const ct = registry.contentType(uid);
   const entries: Entries = new Map();
-  set(entries, 'id', plainEntry('id'));
-  set(entries, 'documentId', plainEntry('documentId'));
+  set(entries, 'id', entry('id', writeJson));
+  set(entries, 'documentId', entry('documentId', writeJson));
   attributeEntries(registry, ct.attributes, ct.attributeNames, selection, entries);
   for (const name of TRAILING_SYSTEM) {
     if (!(name in ct.attributes)) continue;
-    if (selection.fields === null || selection.fields.includes(name)) set(entries, name, storedEntry(name));
+    if (selection.fields === null || selection.fields.includes(name)) set(entries, name, entry(name, writeStoredOrNull));
   }
   const loc = selection.populate.localizations;
   if (loc) {
     const item = documentJson(registry, uid, loc);
-    set(entries, 'localizations', (row, out, key) => {
-      if (!Array.isArray(row.localizations)) return false;
-      out.bytes(key);
-      arrayJson(row.localizations as Row[], item, out);
+    set(entries, 'localizations', entry('localizations', (value, out) => {
+      if (!Array.isArray(value)) return false;
+      arrayJson(value as Row[], item, out);
       return true;
-    });
+    }));
   }
   return objectJson(entries);
 }
@@ -78,15 +77,14 @@ function documentJson(registry: Registry, uid: string, selection: Selection): Ro
 function componentJson(registry: Registry, componentUid: string, selection: Selection, dynamicZoneItem: boolean): RowWrite {
   const component = registry.component(componentUid);
   const entries: Entries = new Map();
-  set(entries, 'id', plainEntry('id'));
+  set(entries, 'id', entry('id', writeJson));
   attributeEntries(registry, component.attributes, component.attributeNames, selection, entries);
   if (dynamicZoneItem) {
     const bytes = bytesOf(JSON.stringify(componentUid));
-    set(entries, '__component', (_row, out, key) => {
-      out.bytes(key);
+    set(entries, '__component', entry('__component', (_value, out) => {
       out.bytes(bytes);
       return true;
-    });
+    }));
   }
   return objectJson(entries);
 }
@@ -96,20 +94,13 @@ function attributeEntries(registry: Registry, attributes: Attributes, names: rea
     const attribute = attributes[name]!;
     if (attribute.private) continue;
     if (attribute.kind === 'scalar') {
-      if (selection.fields === null || selection.fields.includes(name)) set(entries, name, storedEntry(name));
+      if (selection.fields === null || selection.fields.includes(name)) set(entries, name, entry(name, writeStoredOrNull));
       continue;
     }
     const node = selection.populate[name];
     if (!node) continue;
     if (!Object.hasOwn(selection.populate, name)) throw new Unsupported();
-    const write = populatedJson(registry, node);
-    set(entries, name, (row, out, key) => {
-      const start = out.length;
-      out.bytes(key);
-      if (write(row[name], out)) return true;
-      out.rewind(start);
-      return false;
-    });
+    set(entries, name, entry(name, populatedJson(registry, node)));
   }
 }
 

@@ -1,8 +1,11 @@
 /** Strings at least this long are encoded by Buffer#write (native); shorter ones by a loop here (no call cost). */
 const NATIVE_WRITE_LENGTH = 48;
 
-/** What JSON.stringify escapes in a string: `"`, `\\`, control characters and lone surrogates (and pairs). */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/**
+ * What may make JSON.stringify escape a string: `"`, `\\`, control characters and surrogates (lone ones are
+ * escaped; strings holding pairs take the same slower path).
+ */
+export const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
  * A growing buffer of UTF-8 JSON text, written piece by piece: the bytes of a response are produced directly,

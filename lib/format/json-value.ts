@@ -1,4 +1,4 @@
-import { bytesOf, type JsonBytes } from './json-bytes';
+import { bytesOf, NEEDS_ESCAPE, type JsonBytes } from './json-bytes';
 
 /**
  * JSON text of single values, exactly as `JSON.stringify` writes them inside a formatted document (see
@@ -91,9 +91,6 @@ export function writeCopiedJson(value: unknown, out: JsonBytes): boolean {
   out.text(text);
   return true;
 }
-
-/** What JSON.stringify escapes in a string: `"`, `\\`, control characters and lone surrogates. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** `JSON.stringify(text)`: strings with nothing to escape (most) are only wrapped in quotes. */
 function quote(text: string): string {

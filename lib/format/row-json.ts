@@ -20,27 +20,20 @@ export type Entries = Map<string, EntryWrite>;
 
 export class Unsupported extends Error {}
 
-/** A scalar attribute or system field: the stored value (null when missing), its bytes kept for objects. */
-export const storedEntry = (name: string): EntryWrite => (row, out, key) => {
-  const value = row[name] ?? null;
-  if (typeof value === 'function' || typeof value === 'symbol') return false;
+/**
+ * The entry of `name`: its key, then what `write` writes of the row's value; the key is dropped again when JSON
+ * leaves the value out (`write` answers false).
+ */
+export const entry = (name: string, write: ValueWrite): EntryWrite => (row, out, key) => {
   const start = out.length;
   out.bytes(key);
-  if (writeStoredJson(value, out)) return true;
+  if (write(row[name], out)) return true;
   out.rewind(start);
   return false;
 };
 
-/** `id` / `documentId`: JSON of the stored value as it is (undefined leaves the key out). */
-export const plainEntry = (name: string): EntryWrite => (row, out, key) => {
-  const value = row[name];
-  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return false;
-  const start = out.length;
-  out.bytes(key);
-  if (writeJson(value, out)) return true;
-  out.rewind(start);
-  return false;
-};
+/** A scalar attribute or system field: the stored value, null when missing (the bytes of objects kept). */
+export const writeStoredOrNull: ValueWrite = (value, out) => writeStoredJson(value ?? null, out);
 
 /**
  * `write`, with the bytes of each row object kept by identity (see writeStoredJson for why that is safe), when

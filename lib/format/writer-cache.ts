@@ -17,8 +17,9 @@ const writers = new WeakMap<Registry, Map<string, unknown>>();
  */
 export function cachedWriter<T>(registry: Registry, uid: string, selection: Selection, compile: () => T): T {
   // A frozen selection (a query the HTTP routes keep, see lib/query/query-cache) finds its writer without the key.
-  const frozen = Object.isFrozen(selection) ? bySelection.get(selection) : undefined;
-  if (frozen && frozen.registry === registry && frozen.uid === uid) return frozen.writer as T;
+  const frozen = Object.isFrozen(selection);
+  const found = frozen ? bySelection.get(selection) : undefined;
+  if (found && found.registry === registry && found.uid === uid) return found.writer as T;
   let byKey = writers.get(registry);
   if (!byKey) writers.set(registry, (byKey = new Map()));
   const key = `${uid}|${selectionKey(selection)}`;
@@ -28,7 +29,7 @@ export function cachedWriter<T>(registry: Registry, uid: string, selection: Sele
     if (byKey.size >= MAX_WRITERS) byKey.delete(byKey.keys().next().value!);
     byKey.set(key, writer);
   }
-  if (Object.isFrozen(selection)) bySelection.set(selection, { registry, uid, writer });
+  if (frozen) bySelection.set(selection, { registry, uid, writer });
   return writer;
 }
 

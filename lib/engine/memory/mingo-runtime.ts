@@ -40,8 +40,12 @@ export function createContext(lookup: LookupOperator): Context {
   });
 }
 
+/** `options` with `vars` bound as variables (the enclosing `$lookup`s' `let`), as mingo reads them. */
+export function withVariables(options: QueryOptions, vars: Readonly<Record<string, unknown>>): QueryOptions {
+  return Object.keys(vars).length === 0 ? options : { ...options, variables: { ...options.variables, ...vars } };
+}
+
 /** Runs `stages` in mingo on `rows` with `vars` bound (the result is never owned). */
 export function mingoStages(options: QueryOptions, stages: Pipeline, rows: readonly Row[], vars: Readonly<Record<string, unknown>>): Row[] {
-  const opts = Object.keys(vars).length === 0 ? options : { ...options, variables: { ...options.variables, ...vars } };
-  return new Aggregator(stages, opts).run(rows as Row[]) as Row[];
+  return new Aggregator(stages, withVariables(options, vars)).run(rows as Row[]) as Row[];
 }

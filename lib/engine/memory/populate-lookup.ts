@@ -3,7 +3,7 @@ import { compileBatchedLookup } from './batched-lookup';
 import { isIndexable, type FieldIndex } from './field-index';
 import { orderRows, planLookup, planOrder } from './fast-lookup';
 import { isPlainField } from './match-rows';
-import { evalExpr, mingoStages, type Options } from './mingo-runtime';
+import { evalExpr, mingoStages, withVariables, type Options } from './mingo-runtime';
 import { compileStages, isObject, type StageContext, type StageFn, type Vars } from './row-stages';
 import { referencedFields, slimRows } from './slim-stages';
 
@@ -111,8 +111,8 @@ function compileLets(cx: StageContext, spec: Record<string, unknown>): LetsFn {
       return (rows, vars) => {
         if (!fields || fields.has(LET_FIELD)) {
           // The whole row may be read ($$ROOT), or the expressions read the temporary field itself: row by row.
-          const options = Object.keys(vars).length === 0 ? cx.options : { ...cx.options, variables: { ...cx.options.variables, ...vars } };
-          return rows.map((row) => evalExpr(row, spec, options as Options) as Record<string, unknown>);
+          const options = withVariables(cx.options, vars) as Options;
+          return rows.map((row) => evalExpr(row, spec, options) as Record<string, unknown>);
         }
         // Each row reduced to the fields the expressions read: mingo's $addFields copies its input rows.
         return mingoStages(cx.options, stage, slimRows(rows, fields), vars).map((row) => row[LET_FIELD] as Record<string, unknown>);

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { createTestApp, expectStrapiError, fieldError, type TestApp } from '../../helpers/http';
+import { UNPARSEABLE_TEMPORALS } from '../../helpers/temporal-errors';
 
 /** Every attribute type's validation over HTTP, with Strapi's messages (see BEHAVIOURS.md "Validation errors"). */
 let t: TestApp;
@@ -42,13 +43,7 @@ describe('scalar attributes', () => {
     await expectFieldError(gadget(data), path, message, value);
   });
 
-  it.each<[string, Record<string, unknown>, string]>([
-    ['date', { day: '2024-02-30' }, 'Invalid date'],
-    ['date format', { day: 20240101 }, 'Invalid format, expected yyyy-MM-dd'],
-    ['time', { at: '25:00' }, 'Invalid time format, expected HH:mm:ss.SSS'],
-    ['datetime', { when: 'yesterday' }, 'Invalid format, expected a timestamp or an ISO date'],
-    ['timestamp', { stamp: '2024-13-01T00:00:00Z' }, 'Invalid format, expected a timestamp or an ISO date'],
-  ])('unparseable %s: 400 with empty details', async (_label, data, message) => {
+  it.each(UNPARSEABLE_TEMPORALS)('unparseable %s: 400 with empty details', async (_label, data, message) => {
     const res = await gadget(data);
     expectStrapiError(res, 400, 'ValidationError', message);
     expect(res.body.error.details).toEqual({});

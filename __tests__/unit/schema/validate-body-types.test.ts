@@ -1,6 +1,7 @@
 import { ApplicationError } from '../../../lib/errors';
 import { createBodyValidator, type ValidateMode } from '../../../lib/schema/validate-body';
 import { everyTypeRegistry } from './every-type';
+import { UNPARSEABLE_TEMPORALS } from '../../helpers/temporal-errors';
 
 const registry = everyTypeRegistry();
 const validator = createBodyValidator(registry, registry.contentType('api::thing.thing'));
@@ -107,13 +108,7 @@ describe('body validator: field errors', () => {
     });
   });
 
-  it.each<[string, Record<string, unknown>, string]>([
-    ['date', { day: '2024-02-30' }, 'Invalid date'],
-    ['date format', { day: 20240101 }, 'Invalid format, expected yyyy-MM-dd'],
-    ['time', { at: '25:00' }, 'Invalid time format, expected HH:mm:ss.SSS'],
-    ['datetime', { when: 'yesterday' }, 'Invalid format, expected a timestamp or an ISO date'],
-    ['timestamp', { stamp: '2024-13-01T00:00:00Z' }, 'Invalid format, expected a timestamp or an ISO date'],
-  ])('unparseable %s: a 400 with empty details', (_label, extra, message) => {
+  it.each(UNPARSEABLE_TEMPORALS)('unparseable %s: a 400 with empty details', (_label, extra, message) => {
     expect(errorOf({ ...base, ...extra }, CREATE)).toEqual({ message, details: {} });
   });
 

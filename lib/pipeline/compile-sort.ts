@@ -49,12 +49,14 @@ function sortKey(ctx: CompileContext, attrs: Attributes, path: readonly string[]
     const innerKey = sortKey(ctx, target.attributes, rest, '', join.rows, dir, inner, innerTemps);
     const temp = ctx.next('__s');
     const keyField = temp.replace('__s', '__sk');
-    // As cheap as the shape allows on MongoDB: the equality on the foreign field is an index probe (indexesFor),
-    // the scope `$match`es follow it at once (the server merges them into the probe's query; `documentId`,
-    // `locale`, `_status` are one unique index), an owning to-one relation stops at its only row (`$limit: 1`,
-    // before any nested sort join), and only the key leaves the sub-pipeline (`$project`), so `$min`/`$max` read
-    // one small value per row.
-    const single = !join.multi && (attribute.kind === 'media' || attribute.owner);
+    // As cheap as the shape allows on MongoDB: the equality on the foreign field is an index probe (indexesFor);
+    // the scope `$match`es come first in the sub-pipeline, so they coalesce with the equality `$match` the server
+    // puts before it and run in the same query (https://www.mongodb.com/docs/manual/core/aggregation-pipeline-optimization/,
+    // "$match + $match Coalescence"; `documentId`, `locale`, `_status` are one index); an owning to-one relation or
+    // single media at the top level stops at its only row (`$limit: 1`: the unique documentId+locale+_status / id
+    // index allows one; under a repeatable component the dotted localField may give several keys), before any
+    // nested sort join; only the key leaves the sub-pipeline (`$project`), so `$min`/`$max` read one small value.
+    const single = prefix === '' && !join.multi && (attribute.kind === 'media' || attribute.owner);
     stages.push(
       joinLookup(join, [...join.head, ...(single ? [{ $limit: 1 }] : []), ...inner, { $project: { _id: 0, k: `$${innerKey}` } }], temp),
       { $addFields: { [keyField]: { [dir === 1 ? '$min' : '$max']: `$${temp}.k` } } },

@@ -4,7 +4,7 @@ import { equalityFilter, localValues } from './equality-lookup';
 import { orderRows, planLookup, planOrder } from './fast-lookup';
 import { compileRowTest, isPlainField } from './match-rows';
 import { evalExpr, mingoStages, withVariables, type Options } from './mingo-runtime';
-import { compileStages, isObject, type StageContext, type StageFn, type Vars } from './row-stages';
+import { compileStages, isObject, type RowSet, type StageContext, type StageFn, type Vars } from './row-stages';
 import { referencedFields, slimRows } from './slim-stages';
 
 /** The `let` variables of every row of a page, in order. */
@@ -42,6 +42,13 @@ export function compileLookup(cx: StageContext, expr: Record<string, unknown>): 
   const index = from.index(plan.foreignField);
   const batched = compileBatchedLookup(cx, plan, letSpec, pipeline, index);
   const runTail = batched && batched.tail.length > 0 ? compileStages(cx, batched.tail) : null;
+  /** One row's join on the general path: the exact rows (index probe, else a scan), in relation order when asked. */
+  const general = (row: Row, vars: Vars): RowSet => {
+    const values = localValues(row, plan.localField);
+    const selected = index.selectEqual(values) ?? from.all().filter(compileRowTest(equalityFilter(plan.foreignField, values), cx.options));
+    const ordered = order ? orderRows(selected, vars[order.variable], order) : null;
+    return ordered ? runOrdered(ordered, false, vars) : runAll(selected, false, vars);
+  };
   return (rows, owned, outer) => {
     const out: Row[] = [];
     const join = batched?.start();
@@ -61,11 +68,7 @@ export function compileLookup(cx: StageContext, expr: Record<string, unknown>): 
         continue;
       }
       lets ??= letsFn(rows, outer);
-      const vars = { ...outer, ...lets[i]! };
-      const values = localValues(row, plan.localField);
-      const selected = index.selectEqual(values) ?? from.all().filter(compileRowTest(equalityFilter(plan.foreignField, values), cx.options));
-      const ordered = order ? orderRows(selected, vars[order.variable], order) : null;
-      const joined = ordered ? runOrdered(ordered, false, vars) : runAll(selected, false, vars);
+      const joined = general(row, { ...outer, ...lets[i]! });
       const target = owned ? row : cx.copyRow(row);
       target[as] = joined.owned ? joined.rows : cx.copyRows(joined.rows);
       out.push(target);
@@ -76,8 +79,7 @@ export function compileLookup(cx: StageContext, expr: Record<string, unknown>): 
 
 /**
  * The `let` variables of each row of a page: `'$<field>'` and `{ $ifNull: ['$<field>', []] }` directly (a
- * missing field is undefined, as in mingo), anything else (the `$reduce` over a component list of a media
- * populate...) through mingo with the enclosing variables, once per page: an `$addFields` of the `let` object
+ * missing field is undefined, as in mingo), anything else (an expression) through mingo with the enclosing variables, once per page: an `$addFields` of the `let` object
  * into a temporary field, which evaluates it exactly as mingo's `$lookup` does, without setting up mingo's
  * options (a copy of every operator table) once per row.
  */

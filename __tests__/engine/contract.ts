@@ -313,5 +313,54 @@ export function runEngineContract(
         await compare([{ $match: { id: { $in: [4, 2] } } }, { $sort: { id: -1 } }]);
       });
     });
+
+    describe('the concise $lookup (localField + foreignField + pipeline): the manual\'s answers', () => {
+      // https://www.mongodb.com/docs/manual/reference/operator/aggregation/lookup/ : an equality match of every
+      // localField value (array elements, values along a dotted path; missing = null) with foreignField (an array
+      // foreign field matches when an element equals), then the pipeline with the let variables.
+      beforeEach(async () => {
+        await engine.insertMany(B, [
+          { id: 1, k: 'x', v: 1, locale: 'en' }, { id: 2, k: 'y', v: 2, locale: 'fr' }, { id: 3, k: ['x', 'z'], v: 3, locale: 'en' },
+          { id: 4, k: null, v: 4 }, { id: 5, v: 5 }, { id: 6, k: 1, v: 6 }, { id: 7, k: '1', v: 7 },
+        ]);
+      });
+      /** The `v`s each A row (in id order) joins through `localField`, sorted (join order is not the point here). */
+      async function joined(rows: Row[], localField: string, extra: Row = {}, pipeline: Pipeline = []): Promise<unknown[][]> {
+        await engine.insertMany(A, rows.map((r) => article(r.id as number, r)));
+        const out = await engine.aggregate(A, [
+          { $sort: { id: 1 } },
+          { $lookup: { from: B, localField, foreignField: 'k', ...extra, pipeline: [...pipeline, { $sort: { v: 1 } }, { $project: { _id: 0, v: 1 } }], as: 'j' } },
+        ]);
+        return out.map((r) => (r.j as Row[]).map((x) => x.v));
+      }
+
+      it('runs the pipeline on the matching rows only (issue 10\'s example)', async () => {
+        expect(await joined([{ id: 1, ids: ['y'] }], 'ids')).toEqual([[2]]);
+      });
+
+      it('an array localField matches any element; an array foreignField matches any element', async () => {
+        expect(await joined([{ id: 1, ids: ['x', 'y'] }, { id: 2, ids: 'z' }, { id: 3, ids: ['w'] }], 'ids')).toEqual([[1, 2, 3], [3], []]);
+      });
+
+      it('a missing or null localField matches null and missing foreign fields', async () => {
+        expect(await joined([{ id: 1 }, { id: 2, ids: null }, { id: 3, ids: [null] }], 'ids')).toEqual([[4, 5], [4, 5], [4, 5]]);
+      });
+
+      it('a dotted localField crosses arrays of embedded documents', async () => {
+        const rows = [{ id: 1, blocks: [{ ref: 'x' }, { ref: ['y'] }, { text: 'none' }] }, { id: 2, blocks: { ref: 'z' } }, { id: 3, blocks: [{ sub: [{ ref: 'y' }] }] }];
+        expect(await joined(rows, 'blocks.ref')).toEqual([[1, 2, 3], [3], [4, 5]]);
+        // Rows 1 and 2 have no value on this path (null: rows 4 and 5); row 3 crosses two arrays.
+        expect(await joined([{ id: 4, blocks: [{ sub: [{ ref: 'y' }, { ref: 1 }] }] }], 'blocks.sub.ref')).toEqual([[4, 5], [4, 5], [2], [2, 6]]);
+      });
+
+      it('let variables and the pipeline apply after the equality', async () => {
+        const rows = [{ id: 1, ids: ['x', 'y'], locale: 'en' }, { id: 2, ids: ['x', 'y'], locale: 'fr' }];
+        expect(await joined(rows, 'ids', { let: { loc: '$locale' } }, [{ $match: { $expr: { $eq: ['$locale', '$$loc'] } } }])).toEqual([[1, 3], [2]]);
+      });
+
+      it('compares values with their types: 1 is not \'1\'', async () => {
+        expect(await joined([{ id: 1, ids: 1 }, { id: 2, ids: '1' }, { id: 3, ids: [1.0, true] }], 'ids')).toEqual([[6], [7], [6]]);
+      });
+    });
   });
 }

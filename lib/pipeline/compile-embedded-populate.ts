@@ -5,8 +5,8 @@ import type { CompileContext, SourceLocale, Stage } from './compile-context';
 import { firstOrNull } from './expressions';
 import { relationJoin, type RelationJoin } from './relation-join';
 
-/** Builds the pipeline run on the target rows of a relation (compile-populate's relationPipeline). */
-export type TargetPipeline = (join: RelationJoin, target: ContentType, node: PopulateNode, embedded: boolean) => Stage[];
+/** Builds the `$lookup` of a relation into `as`, without relation order (compile-populate's relationLookup). */
+export type TargetLookup = (join: RelationJoin, target: ContentType, node: PopulateNode, as: string) => Stage;
 
 /** One step from the row down to an embedded value: the field, and whether it holds an array of items. */
 interface Segment {
@@ -17,7 +17,7 @@ interface Segment {
 interface Walk {
   readonly ctx: CompileContext;
   readonly source: SourceLocale;
-  readonly targetPipeline: TargetPipeline;
+  readonly targetLookup: TargetLookup;
   readonly lookups: Stage[];
   readonly temps: string[];
 }
@@ -29,12 +29,13 @@ function at(item: string, field: string): string {
 
 /**
  * Populates a component or dynamic zone attribute. The value stays embedded; media and relations inside it are
- * fetched by ONE `$lookup` each into `__p<N>` (keys collected across every item, at any depth), then a single
+ * fetched by ONE `$lookup` each into `__p<N>` (`localField` the dotted path of the attribute, e.g. `blocks.image`:
+ * the keys of every item, at any depth), then a single
  * `$addFields` rebuilds the value with `$map`/`$mergeObjects`, putting each resolved row in place in stored
  * order. Dynamic zones keep only the components of `on` when given. Nothing to populate = no stage.
  */
-export function compileEmbeddedPopulate(ctx: CompileContext, name: string, attribute: ComponentAttribute | DynamicZoneAttribute, node: PopulateNode, source: SourceLocale, targetPipeline: TargetPipeline): Stage[] {
-  const w: Walk = { ctx, source, targetPipeline, lookups: [], temps: [] };
+export function compileEmbeddedPopulate(ctx: CompileContext, name: string, attribute: ComponentAttribute | DynamicZoneAttribute, node: PopulateNode, source: SourceLocale, targetLookup: TargetLookup): Stage[] {
+  const w: Walk = { ctx, source, targetLookup, lookups: [], temps: [] };
   const expr = attribute.kind === 'component'
     ? componentValue(w, '$', attribute, node.populate, node.fields, [])
     : dynamicZoneValue(w, attribute, node, { field: name, array: true });
@@ -89,21 +90,17 @@ function rebuild(w: Walk, item: string, uid: string, map: PopulateMap, fields: r
   return { $cond: [{ $eq: [{ $type: item }, 'object'] }, { $mergeObjects: [base, sets] }, null] };
 }
 
-/** Collects every stored key of `leaf` under `segs` (crossing arrays) into one flat array expression. */
-function collect(item: string, segs: readonly Segment[], leaf: string, multi: boolean): unknown {
-  const [seg, ...rest] = segs;
-  if (!seg) return multi ? { $ifNull: [at(item, leaf), []] } : [at(item, leaf)];
-  if (!seg.array) return collect(at(item, seg.field), rest, leaf, multi);
-  return { $reduce: { input: { $ifNull: [at(item, seg.field), []] }, initialValue: [], in: { $concatArrays: ['$$value', collect('$$this', rest, leaf, multi)] } } };
-}
-
 /** One lookup for the attribute across all items, and the expression putting the right rows in this item. */
 function resolved(w: Walk, item: string, attribute: RelationAttribute | MediaAttribute, node: PopulateNode, segs: readonly Segment[]): unknown {
   const multi = attribute.kind === 'media' ? attribute.multiple : attribute.toMany;
-  const join = relationJoin(w.ctx, attribute, w.source, collect('$', segs, attribute.name, multi), true);
+  // A dotted localField crosses the arrays on its path (repeatable components, dynamic zones) and expands the
+  // stored array at its end: every key of every item, as the server's visitAllValuesAtPath collects them
+  // (equality-lookup's localValues); no key at all joins nothing (the manual's null, which no target holds).
+  const localField = [...segs.map((s) => s.field), attribute.name].join('.');
+  const join = relationJoin(w.ctx, attribute, w.source, localField, true);
   const target = w.ctx.registry.contentType(attribute.kind === 'media' ? UPLOAD_FILE_UID : attribute.target);
   const temp = w.ctx.next('__p');
-  w.lookups.push({ $lookup: { from: join.from, let: join.let, pipeline: w.targetPipeline(join, target, node, true), as: temp } });
+  w.lookups.push(w.targetLookup(join, target, node, temp));
   w.temps.push(temp);
   const key = attribute.kind === 'media' ? 'id' : 'documentId';
   const stored = at(item, attribute.name);

@@ -6,7 +6,7 @@ import { compileFilters } from './compile-filters';
 import { compileProjection } from './compile-projection';
 import { compileSort } from './compile-sort';
 import { firstOrNull } from './expressions';
-import { relationJoin, type RelationJoin } from './relation-join';
+import { joinLookup, relationJoin, type RelationJoin } from './relation-join';
 
 /**
  * Compiles the populate map of rows of `owner` into stages that replace each populated attribute in place:
@@ -16,19 +16,19 @@ import { relationJoin, type RelationJoin } from './relation-join';
  *
  * @example
  * compilePopulate(ctx, article, { author: authorNode }, source)
- * // [{ $lookup: { from: 'authors', let: { v: '$author' }, pipeline: [...], as: 'author' } }, { $addFields: { author: ... } }]
+ * // [{ $lookup: { from: 'authors', localField: 'author', foreignField: 'documentId', pipeline: [...], as: 'author' } }, { $addFields: { author: ... } }]
  */
 export function compilePopulate(ctx: CompileContext, owner: ContentType, map: PopulateMap, source: SourceLocale): Stage[] {
   const stages: Stage[] = [];
   for (const [name, node] of Object.entries(map)) {
     const attribute = node.attribute;
     if (attribute.kind === 'component' || attribute.kind === 'dynamiczone') {
-      stages.push(...compileEmbeddedPopulate(ctx, name, attribute, node, source, (join, target, sub, embedded) => relationPipeline(ctx, join, target, sub, embedded)));
+      stages.push(...compileEmbeddedPopulate(ctx, name, attribute, node, source, (join, target, sub, as) => relationLookup(ctx, join, target, sub, as, false)));
       continue;
     }
-    const join = attribute.kind === 'localizations' ? localizationsJoin(ctx, owner) : relationJoin(ctx, attribute, source, `$${name}`);
+    const join = attribute.kind === 'localizations' ? localizationsJoin(ctx, owner) : relationJoin(ctx, attribute, source, name);
     const target = ctx.registry.contentType(attribute.target);
-    stages.push({ $lookup: { from: join.from, let: join.let, pipeline: relationPipeline(ctx, join, target, node, false), as: name } });
+    stages.push(relationLookup(ctx, join, target, node, name, true));
     if (node.count) stages.push({ $addFields: { [name]: { $ifNull: [{ $arrayElemAt: [`$${name}`, 0] }, { count: 0 }] } } });
     else if (!join.multi) stages.push({ $addFields: { [name]: firstOrNull(`$${name}`) } });
   }
@@ -36,12 +36,23 @@ export function compilePopulate(ctx: CompileContext, owner: ContentType, map: Po
 }
 
 /**
- * The pipeline run on the target rows of one populated relation: the join head, the node's filters, its order
- * (node sort + id, else relation order by `$indexOfArray` on the stored array, else id), then `$count` when
- * `count` is asked, else nested populate and the `fields` projection. `embedded`: the caller re-orders by the
- * stored values itself (relations inside components).
+ * The `$lookup` of one populated relation into `as`: the join (equality of `localField`/`foreignField`) and its
+ * pipeline. `storedOrder`: order by the stored array (`let: { ids: '$<attribute>' }`) when the join has one and
+ * no populate sort replaces it; false when the caller re-orders by the stored values itself (relations inside
+ * components).
  */
-export function relationPipeline(ctx: CompileContext, join: RelationJoin, target: ContentType, node: PopulateNode, embedded: boolean): Stage[] {
+export function relationLookup(ctx: CompileContext, join: RelationJoin, target: ContentType, node: PopulateNode, as: string, storedOrder: boolean): Stage {
+  const order = storedOrder && join.multi && !node.count && node.sort.length === 0 ? join.order : undefined;
+  return joinLookup(join, relationPipeline(ctx, join, target, node, order, storedOrder), as, order ? { ids: order.ids } : {});
+}
+
+/**
+ * The pipeline run on the target rows of one populated relation: the scope `$match`es, the node's filters, its
+ * order (node sort + id, else relation order by `$indexOfArray` on the stored array `$$ids` when `order` is
+ * given, else id; none when the caller re-orders: `ordered` false), then `$count` when `count` is asked, else
+ * nested populate and the `fields` projection.
+ */
+function relationPipeline(ctx: CompileContext, join: RelationJoin, target: ContentType, node: PopulateNode, order: RelationJoin['order'], ordered: boolean): Stage[] {
   const stages: Stage[] = [...join.head];
   const temps: string[] = [];
   if (node.filters) {
@@ -54,11 +65,11 @@ export function relationPipeline(ctx: CompileContext, join: RelationJoin, target
     const sort = compileSort(ctx, target, node.sort, join.rows);
     stages.push(...sort.stages, { $sort: sort.sort });
     temps.push(...sort.temps);
-  } else if (join.multi && join.order && !embedded) {
-    const order = ctx.next('__o');
-    stages.push({ $addFields: { [order]: { $indexOfArray: [join.order.ids, `$${join.order.key}`] } } }, { $sort: { [order]: 1, id: 1 } });
-    temps.push(order);
-  } else if (join.multi) {
+  } else if (order) {
+    const temp = ctx.next('__o');
+    stages.push({ $addFields: { [temp]: { $indexOfArray: ['$$ids', `$${order.key}`] } } }, { $sort: { [temp]: 1, id: 1 } });
+    temps.push(temp);
+  } else if (join.multi && ordered) {
     stages.push({ $sort: { id: 1 } });
   }
   if (temps.length > 0) stages.push({ $unset: temps });
@@ -68,10 +79,10 @@ export function relationPipeline(ctx: CompileContext, join: RelationJoin, target
   return stages;
 }
 
-/** The same document's rows in the other locales, same status. */
+/** The same document's rows in the other locales, same status: equality on `documentId`, then `$ne` of the locale. */
 function localizationsJoin(ctx: CompileContext, owner: ContentType): RelationJoin {
-  const head: Stage[] = [{ $match: { $expr: { $eq: ['$documentId', '$$d'] } } }];
+  const head: Stage[] = [];
   if (owner.draftAndPublish) head.push({ $match: { _status: ctx.status } });
   head.push({ $match: { $expr: { $ne: ['$locale', '$$loc'] } } });
-  return { from: owner.collectionName, let: { d: '$documentId', loc: '$locale' }, head, multi: true, rows: { kind: 'row' } };
+  return { from: owner.collectionName, localField: 'documentId', foreignField: 'documentId', let: { loc: '$locale' }, head, multi: true, rows: { kind: 'row' } };
 }

@@ -1,8 +1,8 @@
 import { ValidationError } from '../errors';
 import type { SortItem } from '../query/types';
-import type { Attributes, ContentType } from '../schema/types';
+import { UPLOAD_FILE_UID, type Attributes, type ContentType } from '../schema/types';
 import type { CompileContext, SourceLocale, Stage } from './compile-context';
-import { relationJoin } from './relation-join';
+import { joinLookup, relationJoin } from './relation-join';
 
 /** Stages computing relation sort keys, the `$sort` document, and the temp fields to unset after sorting. */
 export interface CompiledSort {
@@ -42,15 +42,23 @@ function sortKey(ctx: CompileContext, attrs: Attributes, path: readonly string[]
     return sortKey(ctx, ctx.registry.component(attribute.component).attributes, rest, `${prefix}${head}.`, source, dir, stages, temps);
   }
   if ((attribute.kind === 'relation' || attribute.kind === 'media') && rest.length > 0) {
-    const join = relationJoin(ctx, attribute, source, `$${prefix}${head}`);
-    const target = ctx.registry.contentType(attribute.target);
+    const join = relationJoin(ctx, attribute, source, `${prefix}${head}`);
+    const target = ctx.registry.contentType(attribute.kind === 'media' ? UPLOAD_FILE_UID : attribute.target);
     const inner: Stage[] = [];
     const innerTemps: string[] = [];
     const innerKey = sortKey(ctx, target.attributes, rest, '', join.rows, dir, inner, innerTemps);
     const temp = ctx.next('__s');
     const keyField = temp.replace('__s', '__sk');
+    // As cheap as the shape allows on MongoDB: the equality on the foreign field is an index probe (indexesFor);
+    // the scope `$match`es come first in the sub-pipeline, so they coalesce with the equality `$match` the server
+    // puts before it and run in the same query (https://www.mongodb.com/docs/manual/core/aggregation-pipeline-optimization/,
+    // "$match + $match Coalescence"; `documentId`, `locale`, `_status` are one index); an owning to-one relation or
+    // single media at the top level stops at its only row (`$limit: 1`: the unique documentId+locale+_status / id
+    // index allows one; under a repeatable component the dotted localField may give several keys), before any
+    // nested sort join; only the key leaves the sub-pipeline (`$project`), so `$min`/`$max` read one small value.
+    const single = prefix === '' && !join.multi && (attribute.kind === 'media' || attribute.owner);
     stages.push(
-      { $lookup: { from: join.from, let: join.let, pipeline: [...join.head, ...inner, { $project: { _id: 0, k: `$${innerKey}` } }], as: temp } },
+      joinLookup(join, [...join.head, ...(single ? [{ $limit: 1 }] : []), ...inner, { $project: { _id: 0, k: `$${innerKey}` } }], temp),
       { $addFields: { [keyField]: { [dir === 1 ? '$min' : '$max']: `$${temp}.k` } } },
     );
     temps.push(temp, keyField);

@@ -3,59 +3,77 @@ import { UPLOAD_FILE_UID } from '../schema/types';
 import type { CompileContext, SourceLocale, Stage } from './compile-context';
 import { targetScope } from './target-scope';
 
-/** The correlated head of a relation `$lookup`: `let`, the key `$match` first, then the scope `$match`es. */
+/**
+ * The correlated head of a relation `$lookup` in the manual's concise form (MongoDB 5.0+): the equality of
+ * `localField` and `foreignField`, `let` for the scope, then the scope `$match`es.
+ */
 export interface RelationJoin {
   readonly from: string;
+  /** The source rows' field (a dotted path inside components) holding the keys. */
+  readonly localField: string;
+  /** The target field the keys equal: `documentId` / `id` (media) on the owning side, the owner on the mappedBy side. */
+  readonly foreignField: string;
+  /** `{ loc: '$locale' }` when the target must have the source row's locale; else empty. */
   readonly let: Record<string, unknown>;
-  /** `[{ $match: { $expr: <key test> } }, ...scope matches]`: the key test is always the first stage. */
+  /** The scope `$match`es (status, locale), first in the sub-pipeline. */
   readonly head: Stage[];
   /** Several target rows (to-many, multiple media, mappedBy side). */
   readonly multi: boolean;
-  /** Set when the stored array gives the order: the `let` variable holding it and the target key field. */
+  /** Set when the stored array gives the order: the source field holding it and the target key field. */
   readonly order?: { readonly ids: string; readonly key: string };
   /** Locale scope of the joined rows, for their own relations. */
   readonly rows: SourceLocale;
 }
 
 /**
- * Builds the correlated join of one relation or media attribute whose stored value is `valueExpr` (usually
- * `$<attribute>`; for relations inside components, an expression collecting every stored key as an array, then
- * `forceArray` is set). Key tests, in the exact shapes the memory engine indexes:
- * `$eq: ['$documentId', '$$v']` / `$in: ['$documentId', '$$ids']` (owning side, `id` for media) and
- * `$eq: ['$<owner>', '$$v']` / `$in: ['$$v', { $ifNull: ['$<owner>', []] }]` (mappedBy side, to-one / to-many owner).
+ * Builds the join of one relation or media attribute stored at `localField` (the attribute; a dotted path such
+ * as `blocks.image` inside components, then `forceArray` is set). Why this form: `$lookup`'s
+ * `localField`/`foreignField` equality is an index-backed match on the foreign field (an array local value
+ * matches any element, an array foreign field matches when any element equals: "Use $lookup with an Array",
+ * https://www.mongodb.com/docs/manual/reference/operator/aggregation/lookup/), where a `$expr` `$in` can use no
+ * index and `$expr` `$eq` no multikey index (https://www.mongodb.com/docs/manual/reference/operator/query/expr/).
+ * Keys, each the first field of an index of indexesFor:
+ * owning side `foreignField: 'documentId'` (media: `'id'`); mappedBy side `localField: 'documentId'`,
+ * `foreignField: '<owner attribute>'` (to-one or to-many owner alike).
+ *
+ * @example
+ * relationJoin(ctx, article.attributes.categories, source, 'categories')
+ * // { from: 'categories', localField: 'categories', foreignField: 'documentId', let: {}, head: [{ $match: { _status: 'published' } }], multi: true, order: { ids: '$categories', key: 'documentId' }, ... }
  */
-export function relationJoin(ctx: CompileContext, attribute: RelationAttribute | MediaAttribute, source: SourceLocale, valueExpr: unknown, forceArray = false): RelationJoin {
+export function relationJoin(ctx: CompileContext, attribute: RelationAttribute | MediaAttribute, source: SourceLocale, localField: string, forceArray = false): RelationJoin {
   const target = ctx.registry.contentType(attribute.kind === 'media' ? UPLOAD_FILE_UID : attribute.target);
   const mappedBy = attribute.kind === 'relation' && !attribute.owner ? attribute.mappedBy : undefined;
   const scope = targetScope(ctx, target, source, mappedBy !== undefined, true);
   const vars: Record<string, unknown> = {};
-  let key: Stage;
+  let keys: { localField: string; foreignField: string };
   let multi: boolean;
   let order: RelationJoin['order'];
   if (mappedBy !== undefined) {
-    const owner = target.attributes[mappedBy];
-    vars.v = '$documentId';
-    key = owner?.kind === 'relation' && owner.toMany
-      ? { $match: { $expr: { $in: ['$$v', { $ifNull: [`$${mappedBy}`, []] }] } } }
-      : { $match: { $expr: { $eq: [`$${mappedBy}`, '$$v'] } } };
+    keys = { localField: 'documentId', foreignField: mappedBy };
     multi = attribute.kind === 'relation' && attribute.toMany;
   } else {
-    const field = attribute.kind === 'media' ? 'id' : 'documentId';
+    keys = { localField, foreignField: attribute.kind === 'media' ? 'id' : 'documentId' };
     multi = forceArray || (attribute.kind === 'media' ? attribute.multiple : attribute.toMany);
-    if (multi) {
-      vars.ids = { $ifNull: [valueExpr, []] };
-      key = { $match: { $expr: { $in: [`$${field}`, '$$ids'] } } };
-      order = { ids: '$$ids', key: field };
-    } else {
-      vars.v = valueExpr;
-      key = { $match: { $expr: { $eq: [`$${field}`, '$$v'] } } };
-    }
+    if (multi && !forceArray) order = { ids: `$${localField}`, key: keys.foreignField };
   }
-  const head: Stage[] = [key];
+  const head: Stage[] = [];
   if (Object.keys(scope.match).length > 0) head.push({ $match: scope.match });
   if (scope.sameRowLocale) {
     vars.loc = '$locale';
     head.push({ $match: { $expr: { $eq: ['$locale', '$$loc'] } } });
   }
-  return { from: target.collectionName, let: vars, head, multi, ...(order ? { order } : {}), rows: scope.rows };
+  return { from: target.collectionName, ...keys, let: vars, head, multi, ...(order ? { order } : {}), rows: scope.rows };
+}
+
+/**
+ * The `$lookup` stage of a join: `{ from, localField, foreignField, let?, pipeline, as }` (`let` only when it
+ * binds something).
+ *
+ * @example
+ * joinLookup(join, [{ $project: { _id: 0, k: '$name' } }], '__s1')
+ */
+export function joinLookup(join: RelationJoin, pipeline: Stage[], as: string, extraLet: Record<string, unknown> = {}): Stage {
+  const vars = { ...join.let, ...extraLet };
+  const letPart = Object.keys(vars).length > 0 ? { let: vars } : {};
+  return { $lookup: { from: join.from, localField: join.localField, foreignField: join.foreignField, ...letPart, pipeline, as } };
 }

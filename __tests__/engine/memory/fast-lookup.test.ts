@@ -2,6 +2,7 @@ import { MemoryCollection } from '../../../lib/engine/memory/memory-collection';
 import { readsVariables } from '../../../lib/engine/memory/batched-lookup';
 import { referencedFields } from '../../../lib/engine/memory/slim-stages';
 import { createFastLookup, planLookup } from '../../../lib/engine/memory/fast-lookup';
+import { localValues } from '../../../lib/engine/memory/equality-lookup';
 import { Aggregator, createContext } from '../../../lib/engine/memory/mingo-runtime';
 import type { Pipeline, Row } from '../../../lib/engine';
 
@@ -9,16 +10,13 @@ const match = (op: string, field: unknown, variable: unknown): Row => ({ $match:
 
 describe('planLookup', () => {
   it.each([
-    ['correlated $in', { from: 'b', let: { v: '$x' }, pipeline: [match('$in', '$documentId', '$$v')], as: 'j' }, { kind: 'correlated', operator: '$in', field: 'documentId', variable: 'v' }],
-    ['correlated $eq', { from: 'b', let: { v: '$x' }, pipeline: [match('$eq', '$id', '$$v'), { $limit: 1 }], as: 'j' }, { kind: 'correlated', operator: '$eq', field: 'id', variable: 'v' }],
+    ['equality', { from: 'b', localField: 'a', foreignField: 'b', as: 'j' }, { kind: 'equality', localField: 'a', foreignField: 'b' }],
+    ['equality with let and pipeline, dotted localField', { from: 'b', localField: 'blocks.image', foreignField: 'id', let: { v: '$x' }, pipeline: [{ $limit: 1 }], as: 'j' }, { kind: 'equality', localField: 'blocks.image', foreignField: 'id' }],
     ['uncorrelated', { from: 'b', pipeline: [{ $match: { a: 1 } }], as: 'j' }, { kind: 'uncorrelated' }],
     ['uncorrelated, empty let', { from: 'b', let: {}, pipeline: [], as: 'j' }, { kind: 'uncorrelated' }],
-    ['localField', { from: 'b', localField: 'a', foreignField: 'b', as: 'j' }, null],
-    ['swapped operands', { from: 'b', let: { v: '$x' }, pipeline: [match('$in', '$$v', '$documentId')], as: 'j' }, null],
-    ['dotted field', { from: 'b', let: { v: '$x' }, pipeline: [match('$eq', '$a.b', '$$v')], as: 'j' }, null],
-    ['variable not in let', { from: 'b', let: { v: '$x' }, pipeline: [match('$eq', '$a', '$$w')], as: 'j' }, null],
-    ['extra $match key', { from: 'b', let: { v: '$x' }, pipeline: [{ $match: { $expr: { $eq: ['$a', '$$v'] }, b: 1 } }], as: 'j' }, null],
-    ['other operator', { from: 'b', let: { v: '$x' }, pipeline: [match('$gt', '$a', '$$v')], as: 'j' }, null],
+    ['let without localField', { from: 'b', let: { v: '$x' }, pipeline: [match('$eq', '$id', '$$v')], as: 'j' }, null],
+    ['localField alone', { from: 'b', localField: 'a', pipeline: [], as: 'j' }, null],
+    ['dotted foreignField', { from: 'b', localField: 'a', foreignField: 'b.c', as: 'j' }, null],
     ['$documents', { let: { v: '$x' }, pipeline: [{ $documents: [] }], as: 'j' }, null],
   ])('%s', (_name, expr, plan) => {
     expect(planLookup(expr as never)).toEqual(plan);
@@ -38,6 +36,7 @@ describe('createFastLookup', () => {
         return name === 'authors' ? (authors.all() as Row[]) : [];
       },
     }).run(rows) as Row[];
+  const docs = (out: Row[]): unknown[] => out.map((r) => (r.j as Row[]).map((a) => a.documentId));
 
   beforeEach(() => {
     resolved = 0;
@@ -49,17 +48,41 @@ describe('createFastLookup', () => {
     expect(resolved).toBe(1);
   });
 
-  it('answers a correlated lookup from the index without scanning the collection', () => {
-    const lookup = { from: 'authors', let: { ids: '$ids' }, pipeline: [match('$in', '$documentId', '$$ids')], as: 'j' };
-    const out = run([{ $lookup: lookup }], [{ ids: ['a3', 'a1'] }, { ids: [] }]);
-    expect(out.map((r) => (r.j as Row[]).map((a) => a.documentId))).toEqual([['a1', 'a3'], []]);
+  it('answers an equality lookup from the index without scanning the collection', () => {
+    const lookup = { from: 'authors', localField: 'ids', foreignField: 'documentId', pipeline: [{ $project: { _id: 0, documentId: 1 } }], as: 'j' };
+    const out = run([{ $lookup: lookup }], [{ ids: ['a3', 'a1'] }, { ids: [] }, {}]);
+    expect(docs(out)).toEqual([['a1', 'a3'], [], []]);
     expect(resolved).toBe(0);
   });
 
-  it('falls back to mingo for a non-indexable variable value', () => {
-    const lookup = { from: 'authors', let: { ids: '$ids' }, pipeline: [match('$in', '$documentId', '$$ids')], as: 'j' };
-    run([{ $lookup: lookup }], [{ ids: [{ a: 1 }] }]);
+  it('scans for a value the index cannot hold, with the manual\'s equality', () => {
+    const lookup = { from: 'authors', localField: 'ids', foreignField: 'documentId', pipeline: [], as: 'j' };
+    expect(docs(run([{ $lookup: lookup }], [{ ids: [{ a: 1 }, 'a2'] }]))).toEqual([['a2']]);
     expect(resolved).toBe(1);
+  });
+
+  it('gives the manual\'s answer for a collection it cannot index (issue 10\'s example)', () => {
+    const out = new Aggregator([{ $lookup: { from: 'b', localField: 'ids', foreignField: 'k', pipeline: [{ $project: { _id: 0, v: 1 } }], as: 'j' } }], {
+      scriptEnabled: false,
+      context: createContext(createFastLookup(() => undefined)),
+      collectionResolver: () => [{ k: 'x', v: 1 }, { k: 'y', v: 2 }],
+    }).run([{ ids: ['x'] }]) as Row[];
+    expect(out).toEqual([{ ids: ['x'], j: [{ v: 1 }] }]);
+  });
+});
+
+describe('localValues (the values localField joins on)', () => {
+  it.each([
+    ['a scalar', { a: 1 }, 'a', [1]],
+    ['an array, expanded', { a: [1, null, 2] }, 'a', [1, null, 2]],
+    ['missing', {}, 'a', [null]],
+    ['an empty array', { a: [] }, 'a', [null]],
+    ['null', { a: null }, 'a', [null]],
+    ['a path through documents and arrays of them', { b: [{ a: 1 }, { a: [2, 3] }, { x: 1 }, [{ a: 4 }], null] }, 'b.a', [1, 2, 3]],
+    ['two arrays deep', { b: [{ c: [{ a: 1 }, { a: 2 }] }, { c: { a: 3 } }] }, 'b.c.a', [1, 2, 3]],
+    ['a positional part', { b: [{ a: 1 }, { a: 2 }] }, 'b.1.a', [2]],
+  ])('%s', (_name, row, path, expected) => {
+    expect(localValues(row as Row, path)).toEqual(expected);
   });
 });
 

@@ -52,16 +52,15 @@ describe('compileFind: exact pipelines', () => {
     ]);
   });
 
-  it('findOne: correlated lookups start with the key $match', () => {
+  it('findOne: relations join with localField/foreignField, relation order from the stored array', () => {
     const q = query(article, { populate: { author: pop(A, 'author'), categories: pop(A, 'categories') } });
     expect(compileFindOne(registry, article, q, { documentId: 'a1' })).toEqual([
       { $match: { _status: 'published', locale: 'en', documentId: 'a1' } },
       { $sort: { id: 1 } },
       { $limit: 1 },
-      { $lookup: { from: 'authors', let: { v: '$author' }, pipeline: [{ $match: { $expr: { $eq: ['$documentId', '$$v'] } } }], as: 'author' } },
+      { $lookup: { from: 'authors', localField: 'author', foreignField: 'documentId', pipeline: [], as: 'author' } },
       { $addFields: { author: { $ifNull: [{ $arrayElemAt: ['$author', 0] }, null] } } },
-      { $lookup: { from: 'categories', let: { ids: { $ifNull: ['$categories', []] } }, pipeline: [
-        { $match: { $expr: { $in: ['$documentId', '$$ids'] } } },
+      { $lookup: { from: 'categories', localField: 'categories', foreignField: 'documentId', let: { ids: '$categories' }, pipeline: [
         { $addFields: { __o1: { $indexOfArray: ['$$ids', '$documentId'] } } },
         { $sort: { __o1: 1, id: 1 } },
         { $unset: ['__o1'] },
@@ -69,10 +68,38 @@ describe('compileFind: exact pipelines', () => {
     ]);
   });
 
-  it('mappedBy populate joins on the owning field, published rows only', () => {
+  it('mappedBy populate joins documentId to the owning field, published rows by id', () => {
     const q = query(author, { populate: { articles: pop(author.attributes, 'articles') } });
-    const lookup = compileFindOne(registry, author, q, { documentId: 'ann' })[3] as { $lookup: { pipeline: unknown[] } };
-    expect(lookup.$lookup.pipeline.slice(0, 2)).toEqual([{ $match: { $expr: { $eq: ['$author', '$$v'] } } }, { $match: { _status: 'published' } }]);
+    const lookup = compileFindOne(registry, author, q, { documentId: 'ann' })[3];
+    expect(lookup).toEqual({ $lookup: { from: 'articles', localField: 'documentId', foreignField: 'author', pipeline: [{ $match: { _status: 'published' } }, { $sort: { id: 1 } }], as: 'articles' } });
+  });
+
+  it('localizations: documentId to documentId, same status, other locale', () => {
+    const q = query(article, { populate: { localizations: pop(A, 'localizations') } });
+    expect(compileFindOne(registry, article, q, { documentId: 'a1' })[3]).toEqual({ $lookup: {
+      from: 'articles', localField: 'documentId', foreignField: 'documentId', let: { loc: '$locale' },
+      pipeline: [{ $match: { _status: 'published' } }, { $match: { $expr: { $ne: ['$locale', '$$loc'] } } }, { $sort: { id: 1 } }],
+      as: 'localizations',
+    } });
+  });
+
+  it('media inside components: one lookup on the dotted path of every item', () => {
+    const seo = registry.component('shared.seo').attributes;
+    const q = query(article, { populate: { seo: pop(A, 'seo', { populate: { shareImage: pop(seo, 'shareImage') } }) } });
+    expect(compileFindOne(registry, article, q, { documentId: 'a1' })[3]).toEqual({ $lookup: { from: 'files', localField: 'seo.shareImage', foreignField: 'id', pipeline: [], as: '__p1' } });
+    const slider = registry.component('shared.slider').attributes;
+    const dz = query(article, { populate: { blocks: { ...pop(A, 'blocks'), on: { 'shared.slider': { ...pop(slider, 'files'), attribute: A.blocks as never, populate: { files: pop(slider, 'files') } } } } } });
+    expect(compileFindOne(registry, article, dz, { documentId: 'a1' })[3]).toEqual({ $lookup: { from: 'files', localField: 'blocks.files', foreignField: 'id', pipeline: [], as: '__p3' } });
+  });
+
+  it('relation sort: the same join, $limit 1 on an owning to-one, only the key projected', () => {
+    const q = query(article, { sort: [asc('author', 'name')] });
+    expect(compileFind(registry, article, q).slice(1, 3)).toEqual([
+      { $lookup: { from: 'authors', localField: 'author', foreignField: 'documentId', pipeline: [{ $limit: 1 }, { $project: { _id: 0, k: '$name' } }], as: '__s1' } },
+      { $addFields: { __sk1: { $min: '$__s1.k' } } },
+    ]);
+    const many = query(article, { sort: [desc('categories', 'name')] });
+    expect(compileFind(registry, article, many)[1]).toEqual({ $lookup: { from: 'categories', localField: 'categories', foreignField: 'documentId', pipeline: [{ $project: { _id: 0, k: '$name' } }], as: '__s1' } });
   });
 
   it('emits only the operators of PIPELINE_OPERATORS', () => {

@@ -1,55 +1,42 @@
 import type { Pipeline, Row } from '../types';
 import { isIndexable, type FieldIndex } from './field-index';
-import type { LookupPlan } from './fast-lookup';
+import { planOrder, type LookupPlan } from './fast-lookup';
 import { compileRowTest, isPlainField, type RowTest } from './match-rows';
 import { isObject, type StageContext } from './row-stages';
 
 /** The joined rows of one input row (stored rows, in the sub-pipeline's order) in a fresh array, or null: run the general path. */
 export type RowJoin = (row: Row) => Row[] | null;
 
-type Correlated = Extract<LookupPlan, { kind: 'correlated' }>;
+type Equality = Extract<LookupPlan, { kind: 'equality' }>;
 
 /**
- * The common correlated `$lookup` without per-row variables in its sub-pipeline: the key `$match`, the
- * relation-order stages (optional), then only plain `$match`es (status, locale, populate filters without
- * `$expr`), `$match`es on `$expr` `$eq`/`$ne` between a field and a `let` variable (strings and finite numbers, as
- * row-stages runs them; the localizations' locale) and a `$sort: { id: 1 }`, then any stages that do not read this
- * lookup's own variables (nested lookups, firstOrNull, projections: the `tail`, run by the caller on each row's
- * joined rows with the enclosing variables). Compiled once per stage; each `start()` (once per input page) returns
- * a join that reads the key of a row, takes the index buckets directly (no copy, no `let` object, no variables),
- * orders them as the order stages do and tests every distinct target row once per page (memoized). Null when the shape does not
- * fit; the join itself returns null for a row it cannot decide exactly (a key that is not a string, finite
- * number or boolean, a target row holding an array or no key, ids that are not finite numbers...), which then
- * takes the general path, so the result is always mingo's.
+ * The common equality `$lookup` (a top-level `localField`) without per-row variables in its sub-pipeline:
+ * leading `$match`es that are plain (status, locale, populate filters without `$expr`) or a `$expr` `$eq`/`$ne`
+ * between a field and a `let` variable (strings and finite numbers, as row-stages runs them; the localizations'
+ * and same-row locale), then either the relation-order stages on the stored array of the local field or a
+ * `$sort: { id: 1 }`, then any stages that do not read this lookup's own variables (nested lookups,
+ * firstOrNull, projections: the `tail`, run by the caller on each row's joined rows with the enclosing
+ * variables). Compiled once per stage; each `start()` (once per input page) returns a join that reads the local
+ * value of a row, takes the index buckets directly (no copy, no `let` object, no variables), orders them as the
+ * order stages do and tests every distinct target row once per page (memoized). Null when the shape does not
+ * fit; the join itself returns null for a row it cannot decide exactly (a local value that is an object, a
+ * target row with an array key or an id that is not a finite number under relation order...), which then takes
+ * the general path, so the result is always the manual's.
  *
  * @example
- * const join = compileBatchedLookup(cx, plan, expr.let, rest, order, index)?.start(); join?.(row)
+ * const join = compileBatchedLookup(cx, plan, expr.let, expr.pipeline, index)?.start(); join?.(row)
  */
-export function compileBatchedLookup(
-  cx: StageContext,
-  plan: Correlated,
-  letSpec: Record<string, unknown>,
-  rest: Pipeline,
-  order: { key: string; temp: string } | null,
-  index: FieldIndex,
-): BatchedLookup | null {
+export function compileBatchedLookup(cx: StageContext, plan: Equality, letSpec: Record<string, unknown>, pipeline: Pipeline, index: FieldIndex): BatchedLookup | null {
   const refs = directRefs(letSpec);
-  const keyRef = refs?.get(plan.variable);
-  if (!refs || !keyRef || (order && (order.key !== plan.field || plan.operator !== '$in'))) return null;
+  const local = plan.localField;
+  if (!refs || !isPlainField(local)) return null;
   const tests: RowTest[] = [];
   const exprs: ExprTest[] = [];
-  const afterOrder = order ? rest.slice(3) : rest;
-  // The plain part: `$match`es, then at most a `$sort: { id: 1 }`; the tail (nested lookups, firstOrNull...) runs
-  // on the joined rows afterwards, with the enclosing variables only: it must not read this lookup's own.
-  let plain = afterOrder.findIndex((stage) => !(isObject(stage) && Object.keys(stage).length === 1 && isObject(stage.$match)));
-  if (plain < 0) plain = afterOrder.length;
-  const sortById = plain < afterOrder.length && JSON.stringify(afterOrder[plain]) === '{"$sort":{"id":1}}';
-  const stages = afterOrder.slice(0, sortById ? plain + 1 : plain);
-  const tail = afterOrder.slice(stages.length);
-  if (tail.length > 0 && readsVariables(tail, new Set(Object.keys(letSpec)))) return null;
-  for (const stage of sortById ? stages.slice(0, -1) : stages) {
+  let at = 0;
+  for (; at < pipeline.length; at++) {
+    const stage = pipeline[at]!;
     const body = isObject(stage) && Object.keys(stage).length === 1 ? stage.$match : undefined;
-    if (!isObject(body)) return null;
+    if (!isObject(body)) break;
     if (Object.keys(body).length === 1 && Object.hasOwn(body, '$expr')) {
       const expr = exprTest(body.$expr, refs);
       if (!expr) return null;
@@ -60,9 +47,12 @@ export function compileBatchedLookup(
     if (text.includes('$$') || text.includes('"$expr"') || text.includes('"$where"') || text.includes('"$function"')) return null;
     tests.push(compileRowTest(body, cx.options));
   }
-  const { field: local, orEmpty } = keyRef;
-  const field = plan.field;
-  const keyed = (r: Row): boolean => Object.hasOwn(r, field) && isIndexable(r[field]);
+  const order = planOrder(pipeline, letSpec);
+  if (order && (order.key !== plan.foreignField || refs.get(order.variable)?.field !== local)) return null;
+  const sortById = !order && JSON.stringify(pipeline[at]) === '{"$sort":{"id":1}}';
+  const tail = pipeline.slice(order ? at + 3 : sortById ? at + 1 : at);
+  if (tail.length > 0 && readsVariables(tail, new Set(Object.keys(letSpec)))) return null;
+  const field = plan.foreignField;
   return { tail, start: () => {
     const passes = tests.length === 0 ? null : new Map<Row, boolean>();
     const keep = (r: Row): boolean => {
@@ -76,32 +66,28 @@ export function compileBatchedLookup(
     };
     const join = (row: Row): Row[] | null => {
       const raw = Object.hasOwn(row, local) ? row[local] : undefined;
-      const value = orEmpty && (raw === null || raw === undefined) ? [] : raw;
-      if (plan.operator === '$eq') {
-        if (!isIndexable(value)) return null;
-        const out: Row[] = [];
-        for (const r of index.bucket(value)) {
-          if (!keyed(r)) return null;
-          if (keep(r)) out.push(r);
-        }
-        return out;
-      }
-      if (!Array.isArray(value) || !value.every(isIndexable)) return null;
-      if (!order) {
-        const selected = index.select(value);
-        return selected && selected.every(keyed) ? selected.filter(keep) : null;
-      }
+      if (order && Array.isArray(raw) && raw.length > 0) return ordered(raw, keep);
+      if (!order && isIndexable(raw)) return index.bucket(raw).filter(keep);
+      // localField's values: the elements of an array, the value itself; none (missing, []) is one null.
+      const values = Array.isArray(raw) ? (raw.length > 0 ? raw : [null]) : [raw === undefined ? null : raw];
+      const selected = index.selectEqual(values)?.filter(keep) ?? null;
+      // Rows to put in relation order without a stored array: the order stages decide (general path).
+      return order && selected && selected.length > 0 ? null : selected;
+    };
+    /** The buckets of `ids` in the order of the relation-order stages: first position of the key, then id. */
+    const ordered = (ids: readonly unknown[], pass: (r: Row) => boolean): Row[] | null => {
       const out: Row[] = [];
-      for (let i = 0; i < value.length; i++) {
-        const key = value[i]!;
-        if (value.indexOf(key) < i) continue;
+      for (let i = 0; i < ids.length; i++) {
+        const key = ids[i]!;
+        if (!isIndexable(key)) return null;
+        if (ids.indexOf(key) < i) continue;
         const bucket = index.bucket(key);
         for (const r of bucket) {
           const id = r.id;
-          if (!keyed(r) || Object.hasOwn(r, order.temp) || typeof id !== 'number' || !Number.isFinite(id) || Object.is(id, -0)) return null;
+          if (!Object.hasOwn(r, field) || !isIndexable(r[field]) || Object.hasOwn(r, order!.temp) || typeof id !== 'number' || !Number.isFinite(id) || Object.is(id, -0)) return null;
         }
         const sorted = bucket.length > 1 ? bucket.slice().sort((a, b) => (a.id as number) - (b.id as number)) : bucket;
-        for (const r of sorted) if (keep(r)) out.push(r);
+        for (const r of sorted) if (pass(r)) out.push(r);
       }
       return out;
     };

@@ -1,41 +1,35 @@
 import type { Row } from '../types';
-import { isIndexable } from './field-index';
+import { equalityLookup, equalityLookupOne, localValues } from './equality-lookup';
+import { isPlainField } from './match-rows';
 import type { MemoryCollection } from './memory-collection';
-import { Lazy, evalExpr, pipelineOperators, type Iterator, type LookupOperator, type Options } from './mingo-runtime';
+import { Lazy, pipelineOperators, type Iterator, type LookupOperator, type Options } from './mingo-runtime';
 
 type LookupExpr = Parameters<LookupOperator>[1];
 
 /** How a `$lookup` stage can be accelerated. */
 export type LookupPlan =
   | { kind: 'uncorrelated' }
-  | { kind: 'correlated'; operator: '$in' | '$eq'; field: string; variable: string };
+  | { kind: 'equality'; localField: string; foreignField: string };
 
 /**
  * Recognizes the two `$lookup` shapes the pipeline compiler emits:
- * - correlated: `let` + `pipeline` whose first stage is exactly
- *   `{ $match: { $expr: { $in | $eq: ['$<field>', '$$<var>'] } } }` (`<field>` top-level, `<var>` from `let`);
+ * - equality: `localField` (a dotted path) + `foreignField` (a top-level field), with or without `let` and
+ *   `pipeline` (the manual's concise correlated form, https://www.mongodb.com/docs/manual/reference/operator/aggregation/lookup/);
  * - uncorrelated: `pipeline` without `let`.
- * Anything else (localField/foreignField, `$documents`, other first stages) returns `null`.
+ * Anything else (`$documents`, a `let` without `localField`, a dotted `foreignField`) returns `null`.
  */
 export function planLookup(expr: LookupExpr): LookupPlan | null {
-  if (typeof expr.from !== 'string' || expr.localField !== undefined || expr.foreignField !== undefined) return null;
+  if (typeof expr.from !== 'string') return null;
   const pipeline = expr.pipeline;
-  if (!Array.isArray(pipeline) || pipeline[0]?.$documents !== undefined) return null;
-  const letExpr = expr.let ?? {};
-  if (Object.keys(letExpr).length === 0) return { kind: 'uncorrelated' };
-  const match = onlyKey(pipeline[0], '$match');
-  const exprBody = onlyKey(match, '$expr');
-  if (!exprBody) return null;
-  const operator = Object.keys(exprBody).length === 1 ? (Object.keys(exprBody)[0] as string) : '';
-  if (operator !== '$in' && operator !== '$eq') return null;
-  const args = exprBody[operator];
-  if (!Array.isArray(args) || args.length !== 2) return null;
-  const [fieldRef, varRef] = args as unknown[];
-  if (typeof fieldRef !== 'string' || !/^\$[^$.][^.]*$/.test(fieldRef)) return null;
-  if (typeof varRef !== 'string' || !/^\$\$[^$.][^.]*$/.test(varRef)) return null;
-  const variable = varRef.slice(2);
-  if (!Object.hasOwn(letExpr, variable)) return null;
-  return { kind: 'correlated', operator, field: fieldRef.slice(1), variable };
+  if (pipeline !== undefined && (!Array.isArray(pipeline) || pipeline[0]?.$documents !== undefined)) return null;
+  const { localField, foreignField } = expr;
+  if (localField !== undefined || foreignField !== undefined) {
+    if (typeof localField !== 'string' || typeof foreignField !== 'string' || !isPlainField(foreignField)) return null;
+    if (!localField.split('.').every((part) => isPlainField(part))) return null;
+    return { kind: 'equality', localField, foreignField };
+  }
+  if (!Array.isArray(pipeline) || Object.keys(expr.let ?? {}).length > 0) return null;
+  return { kind: 'uncorrelated' };
 }
 
 function onlyKey(value: unknown, key: string): Record<string, unknown> | null {
@@ -47,11 +41,13 @@ function onlyKey(value: unknown, key: string): Record<string, unknown> | null {
 }
 
 /**
- * A `$lookup` operator for mingo that accelerates the compiler's shapes and falls back to mingo's own
- * `$lookup` for everything else. Correlated lookups pre-select the joined rows through a hash index of the
- * `from` collection (a superset, in natural order) and still run the whole sub-pipeline on them, so results are
- * exactly mingo's. Uncorrelated lookups run their sub-pipeline once per stage execution (at the top level: once
- * per aggregate call) and reuse it for every input row.
+ * A `$lookup` operator for mingo with MongoDB's semantics for every form: equality lookups (`localField` /
+ * `foreignField`, never mingo's own form, which runs a sub-pipeline on the whole foreign collection) take the
+ * rows whose foreign field equals a local value from a hash index of the `from` collection (exact, in natural
+ * order) and run the sub-pipeline on them alone; the shapes the index cannot answer (a value that is an object
+ * or an array, a dotted foreign field) scan with equality-lookup's `$match`. Uncorrelated lookups run their
+ * sub-pipeline once per stage execution (at the top level: once per aggregate call) and reuse it for every
+ * input row. Other pipeline-only lookups are mingo's.
  *
  * @example
  * createContext(createFastLookup((name) => collections.get(name)))
@@ -60,64 +56,58 @@ export function createFastLookup(resolve: (name: string) => MemoryCollection | u
   return function $lookup(coll: Iterator, expr: LookupExpr, options: Options): Iterator {
     const plan = planLookup(expr);
     if (plan?.kind === 'uncorrelated') return uncorrelated(coll, expr, options);
-    const from = typeof expr.from === 'string' ? resolve(expr.from) : undefined;
-    if (plan?.kind !== 'correlated' || !from) return pipelineOperators.$lookup(coll, expr, options);
-    const index = from.index(plan.field);
-    const pipeline = expr.pipeline as NonNullable<LookupExpr['pipeline']>;
-    const rest = pipeline.slice(1);
-    const order = planOrder(rest, plan.variable);
-    const afterOrder = order ? rest.slice(3) : rest;
+    if (expr.localField === undefined && expr.foreignField === undefined) return pipelineOperators.$lookup(coll, expr, options);
+    const from = plan && typeof expr.from === 'string' ? resolve(expr.from) : undefined;
+    if (plan?.kind !== 'equality' || !from) return equalityLookup(coll, expr, options);
+    const index = from.index(plan.foreignField);
+    const { localField: _l, foreignField: _f, ...rest } = expr;
+    const joined = { ...rest, let: expr.let ?? {}, pipeline: expr.pipeline ?? [] };
     return coll.map((obj) => {
-      const vars = evalExpr(obj, expr.let, options) as Record<string, unknown>;
-      const value = vars[plan.variable];
-      const values = plan.operator === '$eq' ? [value] : Array.isArray(value) ? value : null;
-      const selected = values ? index.select(values) : null;
-      if (!selected) {
-        const nullish = plan.operator === '$eq' && (value === null || value === undefined);
-        return lookupOne(obj, nullish ? { ...expr, from: index.selectOthers() } : expr, options);
-      }
-      if (!selected.every((row) => isIndexable(row[plan.field]) && Object.hasOwn(row, plan.field))) return lookupOne(obj, { ...expr, from: selected }, options);
-      // Every selected row holds a scalar key in `values`: the key `$match` keeps them all.
-      const ordered = order ? orderRows(selected, values!, order) : selected;
-      if (!ordered) return lookupOne(obj, { ...expr, from: selected, pipeline: rest }, options);
-      if (afterOrder.length === 0) return { ...(obj as Row), [expr.as]: ordered };
-      return lookupOne(obj, { ...expr, from: ordered, pipeline: afterOrder }, options);
+      const selected = index.selectEqual(localValues(obj as Row, plan.localField));
+      return selected ? lookupOne(obj, { ...joined, from: selected }, options) : equalityLookupOne(obj as Row, expr, options);
     });
   };
 }
 
 /**
- * The relation-order stages of pipeline/compile-populate right after the key `$match`:
- * `[{ $addFields: { o: { $indexOfArray: ['$$<var>', '$<key>'] } } }, { $sort: { o: 1, id: 1 } }, { $unset: ['o'] }]`.
+ * The relation-order stages of pipeline/compile-populate, after the leading `$match`es of `stages`:
+ * `[{ $addFields: { o: { $indexOfArray: ['$$<var>', '$<key>'] } } }, { $sort: { o: 1, id: 1 } }, { $unset: ['o'] }]`,
+ * `<var>` a `let` variable; `at`: the index of the `$addFields`. The order can be applied before those
+ * `$match`es (filtering keeps the order of the rows it keeps, and they never see the temporary field).
  */
-export function planOrder(stages: readonly Record<string, unknown>[], variable: string): { key: string; temp: string } | null {
-  const [add, sort, unset] = stages;
+export function planOrder(stages: readonly Record<string, unknown>[], letSpec: Record<string, unknown>): { at: number; variable: string; key: string; temp: string } | null {
+  let at = 0;
+  while (at < stages.length && onlyKey(stages[at], '$match')) at++;
+  const [add, sort, unset] = stages.slice(at, at + 3);
   const fields = add ? onlyKey(add, '$addFields') : null;
   const names = fields ? Object.keys(fields) : [];
   const temp = names.length === 1 ? names[0] : undefined;
   if (!fields || temp === undefined) return null;
   const spec = fields[temp];
   const args = spec !== null && typeof spec === 'object' && Object.keys(spec).length === 1 ? (spec as Record<string, unknown>).$indexOfArray : undefined;
-  if (!Array.isArray(args) || args.length !== 2 || args[0] !== `$$${variable}`) return null;
+  if (!Array.isArray(args) || args.length !== 2 || typeof args[0] !== 'string' || !/^\$\$[^$.][^.]*$/.test(args[0])) return null;
+  const variable = args[0].slice(2);
   const keyRef: unknown = args[1];
-  if (typeof keyRef !== 'string' || !/^\$[^$.][^.]*$/.test(keyRef)) return null;
+  if (!Object.hasOwn(letSpec, variable) || typeof keyRef !== 'string' || !/^\$[^$.][^.]*$/.test(keyRef)) return null;
   if (JSON.stringify(sort) !== JSON.stringify({ $sort: { [temp]: 1, id: 1 } })) return null;
   if (JSON.stringify(unset) !== JSON.stringify({ $unset: [temp] })) return null;
-  return { key: keyRef.slice(1), temp };
+  return { at, variable, key: keyRef.slice(1), temp };
 }
 
 /**
  * `rows` ordered by the position of their `key` in `ids`, then by numeric `id` (stable), as the order stages
- * give; null when a row has no numeric id or its key is not in `ids` (mingo decides then).
+ * give; null when `ids` is not an array, or a row has no numeric id, holds the temporary field or has a key
+ * that is not in `ids` (the stages decide then).
  */
-export function orderRows(rows: readonly Row[], ids: readonly unknown[], { key, temp }: { key: string; temp: string }): Row[] | null {
+export function orderRows(rows: readonly Row[], ids: unknown, { key, temp }: { key: string; temp: string }): Row[] | null {
+  if (!Array.isArray(ids)) return null;
   const position = new Map<unknown, number>();
   ids.forEach((id, i) => {
     if (!position.has(id)) position.set(id, i);
   });
   const keyed: [number, number, Row][] = [];
   for (const row of rows) {
-    const at = position.get(row[key]);
+    const at = Object.hasOwn(row, key) ? position.get(row[key]) : undefined;
     const id = row.id;
     if (at === undefined || Object.hasOwn(row, temp) || typeof id !== 'number' || !Number.isFinite(id) || Object.is(id, -0)) return null;
     keyed.push([at, id, row]);

@@ -13,13 +13,14 @@ const EMPTY: readonly Row[] = Object.freeze([]);
 /**
  * A hash index on one top-level field of a collection: value -> rows holding it, each bucket in the
  * collection's natural order (ascending insertion sequence). An array-valued field indexes each element.
- * Rows whose value is not indexable (null, missing, objects) are simply absent: callers use the index only to
- * pre-select a superset and still run the exact filter on it.
+ * Rows whose value is null, missing or an array holding null are listed for equality with null; other values
+ * (objects, arrays inside arrays) are absent: {@link FieldIndex.selectEqual} then declines, and the bare
+ * buckets are a superset callers still run the exact filter on.
  */
 export class FieldIndex {
   private readonly buckets = new Map<IndexableValue, Row[]>();
-  /** Rows whose value is neither indexable nor an array (null, missing, objects), in natural order. */
-  private readonly others: Row[] = [];
+  /** Rows a query equality with null matches: null, missing, or an array holding null; in natural order. */
+  private readonly nulls: Row[] = [];
 
   constructor(
     readonly field: string,
@@ -32,14 +33,14 @@ export class FieldIndex {
    */
   reset(rows: readonly Row[]): void {
     this.buckets.clear();
-    this.others.length = 0;
+    this.nulls.length = 0;
     for (const row of rows) this.add(row);
   }
 
   /** Adds `row` at its place (by sequence) in every bucket of its values. */
   add(row: Row): void {
     const seq = this.seqOf(row);
-    if (this.isOther(row)) this.others.splice(this.position(this.others, seq), 0, row);
+    if (this.isNull(row)) this.nulls.splice(this.position(this.nulls, seq), 0, row);
     for (const key of this.keysOf(row)) {
       const bucket = this.buckets.get(key);
       if (!bucket) {
@@ -55,9 +56,9 @@ export class FieldIndex {
   /** Removes `row` (by identity) from every bucket of its values. */
   remove(row: Row): void {
     const seq = this.seqOf(row);
-    if (this.isOther(row)) {
-      const at = this.position(this.others, seq);
-      if (this.others[at] === row) this.others.splice(at, 1);
+    if (this.isNull(row)) {
+      const at = this.position(this.nulls, seq);
+      if (this.nulls[at] === row) this.nulls.splice(at, 1);
     }
     for (const key of this.keysOf(row)) {
       const bucket = this.buckets.get(key);
@@ -82,27 +83,39 @@ export class FieldIndex {
     return [...seen].sort((a, b) => this.seqOf(a) - this.seqOf(b));
   }
 
+  /**
+   * The rows whose field equals one of `values` as a query equality does (https://www.mongodb.com/docs/manual/tutorial/query-arrays/,
+   * https://www.mongodb.com/docs/manual/tutorial/query-for-null-fields/): a scalar matches the field or an
+   * element of an array field, null (or undefined) matches null, a missing field and an array holding null. In
+   * natural order, exact (not a superset); null when a value is neither indexable nor null (an object, an
+   * array, NaN: the caller scans).
+   *
+   * @example
+   * index.selectEqual(['a1', null]) // rows holding 'a1' and rows whose field is null or missing
+   */
+  selectEqual(values: readonly unknown[]): Row[] | null {
+    const keys: IndexableValue[] = [];
+    let withNull = false;
+    for (const value of values) {
+      if (value === null || value === undefined) withNull = true;
+      else if (isIndexable(value)) keys.push(value);
+      else return null;
+    }
+    if (!withNull) return keys.length === 1 ? [...this.bucket(keys[0]!)] : this.select(keys);
+    if (keys.length === 0) return [...this.nulls];
+    const seen = new Set<Row>(this.nulls);
+    for (const key of keys) for (const row of this.bucket(key)) seen.add(row);
+    return [...seen].sort((a, b) => this.seqOf(a) - this.seqOf(b));
+  }
+
   /** The rows holding `value`, in natural order: the index's own bucket, which callers must not change. */
   bucket(value: IndexableValue): readonly Row[] {
     return this.buckets.get(value) ?? EMPTY;
   }
 
-  /**
-   * The rows whose value is neither indexable nor an array, in natural order: the only rows an expression
-   * `$eq` with null or a missing value can match (a scalar or an array never equals null).
-   */
-  selectOthers(): Row[] {
-    return [...this.others];
-  }
-
-  /** True when some row holds neither an indexable value nor an array (null, missing, an object). */
-  hasOthers(): boolean {
-    return this.others.length > 0;
-  }
-
-  private isOther(row: Row): boolean {
+  private isNull(row: Row): boolean {
     const value = row[this.field];
-    return !isIndexable(value) && !Array.isArray(value);
+    return value === null || value === undefined || (Array.isArray(value) && value.some((v) => v === null || v === undefined));
   }
 
   private keysOf(row: Row): Set<IndexableValue> {

@@ -1,10 +1,10 @@
 import type { Pipeline, Row } from '../types';
 import { compileBatchedLookup } from './batched-lookup';
-import { isIndexable, type FieldIndex } from './field-index';
+import { equalityFilter, localValues } from './equality-lookup';
 import { orderRows, planLookup, planOrder } from './fast-lookup';
-import { isPlainField } from './match-rows';
+import { compileRowTest, isPlainField } from './match-rows';
 import { evalExpr, mingoStages, withVariables, type Options } from './mingo-runtime';
-import { compileStages, isObject, type StageContext, type StageFn, type Vars } from './row-stages';
+import { compileStages, isObject, type RowSet, type StageContext, type StageFn, type Vars } from './row-stages';
 import { referencedFields, slimRows } from './slim-stages';
 
 /** The `let` variables of every row of a page, in order. */
@@ -14,32 +14,41 @@ type LetsFn = (rows: readonly Row[], vars: Vars) => readonly Record<string, unkn
 const LET_FIELD = '__content_router_let';
 
 /**
- * Compiles a correlated `$lookup` of the compiler's shape (see fast-lookup's planLookup) into a stage that
- * runs without mingo: per input row, the `let` variables, the index probe of the key, the relation order, then
- * the rest of the sub-pipeline compiled once (row-stages, nested lookups included). The joined rows are
- * copied into a copy of the input row (or into the row itself when it is owned), so the result is owned.
- * Sub-pipelines without per-row variables after the key (and relation order) take batched-lookup's path: index
- * buckets read directly, each distinct target row tested once per page, no `let` object per row.
- * Null (mingo runs the stage) for every other `$lookup`.
+ * Compiles an equality `$lookup` of the compiler's shape (`localField`/`foreignField` with `let` and
+ * `pipeline`, see fast-lookup's planLookup) into a stage that runs without mingo, with MongoDB's semantics
+ * (equality-lookup): per input row, the local values, the index probe of the foreign field (exact: the rows the
+ * server's equality `$match` keeps, in natural order), the relation order (when the pipeline orders by the stored
+ * array after its leading `$match`es), then the sub-pipeline compiled once (row-stages, nested lookups included)
+ * with the `let` variables. The joined rows are copied into a copy of the input row (or into the row itself when
+ * it is owned), so the result is owned. Sub-pipelines without per-row variables (but a `$expr` `$eq`/`$ne` with
+ * one, and the relation order) take batched-lookup's path: index buckets read directly, each distinct target
+ * row tested once per page, no `let` object per row. Null (mingo's context runs the stage, see fast-lookup)
+ * for every other `$lookup`.
  *
  * @example
- * compileLookup(cx, { from: 'authors', let: { v: '$author' }, pipeline: [{ $match: { $expr: { $eq: ['$documentId', '$$v'] } } }], as: 'author' })
+ * compileLookup(cx, { from: 'authors', localField: 'author', foreignField: 'documentId', pipeline: [], as: 'author' })
  */
 export function compileLookup(cx: StageContext, expr: Record<string, unknown>): StageFn | null {
   const plan = planLookup(expr as never);
   const as = expr.as;
   const from = typeof expr.from === 'string' ? cx.collection(expr.from) : undefined;
-  if (plan?.kind !== 'correlated' || !from || typeof as !== 'string' || !isPlainField(as) || !isObject(expr.let)) return null;
-  const pipeline = expr.pipeline as Pipeline;
-  const letsFn = compileLets(cx, expr.let);
-  const rest = pipeline.slice(1);
-  const order = planOrder(rest, plan.variable);
+  const letSpec = expr.let ?? {};
+  if (plan?.kind !== 'equality' || !from || typeof as !== 'string' || !isPlainField(as) || !isObject(letSpec)) return null;
+  const pipeline = (expr.pipeline ?? []) as Pipeline;
+  const letsFn = compileLets(cx, letSpec);
+  const order = planOrder(pipeline, letSpec);
   const runAll = compileStages(cx, pipeline);
-  const runRest = compileStages(cx, rest);
-  const runAfter = order ? compileStages(cx, rest.slice(3)) : runRest;
-  const index = from.index(plan.field);
-  const batched = compileBatchedLookup(cx, plan, expr.let, rest, order, index);
+  const runOrdered = order ? compileStages(cx, [...pipeline.slice(0, order.at), ...pipeline.slice(order.at + 3)]) : runAll;
+  const index = from.index(plan.foreignField);
+  const batched = compileBatchedLookup(cx, plan, letSpec, pipeline, index);
   const runTail = batched && batched.tail.length > 0 ? compileStages(cx, batched.tail) : null;
+  /** One row's join on the general path: the exact rows (index probe, else a scan), in relation order when asked. */
+  const general = (row: Row, vars: Vars): RowSet => {
+    const values = localValues(row, plan.localField);
+    const selected = index.selectEqual(values) ?? from.all().filter(compileRowTest(equalityFilter(plan.foreignField, values), cx.options));
+    const ordered = order ? orderRows(selected, vars[order.variable], order) : null;
+    return ordered ? runOrdered(ordered, false, vars) : runAll(selected, false, vars);
+  };
   return (rows, owned, outer) => {
     const out: Row[] = [];
     const join = batched?.start();
@@ -59,22 +68,7 @@ export function compileLookup(cx: StageContext, expr: Record<string, unknown>): 
         continue;
       }
       lets ??= letsFn(rows, outer);
-      const own = lets[i]!;
-      const vars = { ...outer, ...own };
-      const value = own[plan.variable];
-      const values = plan.operator === '$eq' ? [value] : Array.isArray(value) ? value : null;
-      const selected = values ? index.select(values) ?? selectSkippingNullish(index, values) : null;
-      let joined;
-      if (!selected) {
-        const nullish = plan.operator === '$eq' && (value === null || value === undefined);
-        joined = runAll(nullish ? index.selectOthers() : from.all(), false, vars);
-      } else if (!selected.every((r) => isIndexable(r[plan.field]) && Object.hasOwn(r, plan.field))) {
-        joined = runAll(selected, false, vars);
-      } else {
-        // Every selected row holds a scalar key in `values`: the key `$match` keeps them all.
-        const ordered = order ? orderRows(selected, values!, order) : selected;
-        joined = ordered ? runAfter(ordered, false, vars) : runRest(selected, false, vars);
-      }
+      const joined = general(row, { ...outer, ...lets[i]! });
       const target = owned ? row : cx.copyRow(row);
       target[as] = joined.owned ? joined.rows : cx.copyRows(joined.rows);
       out.push(target);
@@ -84,19 +78,8 @@ export function compileLookup(cx: StageContext, expr: Record<string, unknown>): 
 }
 
 /**
- * The rows holding one of the indexable `values` when every other value is null or undefined and no row holds
- * null, nothing or an object as its key: null and undefined then match no row (a component list whose items
- * lack the media field gives `[null, 3]`). Null otherwise (the caller scans).
- */
-function selectSkippingNullish(index: FieldIndex, values: readonly unknown[]): Row[] | null {
-  if (index.hasOthers() || !values.every((v) => v === null || v === undefined || isIndexable(v))) return null;
-  return index.select(values.filter(isIndexable));
-}
-
-/**
  * The `let` variables of each row of a page: `'$<field>'` and `{ $ifNull: ['$<field>', []] }` directly (a
- * missing field is undefined, as in mingo), anything else (the `$reduce` over a component list of a media
- * populate...) through mingo with the enclosing variables, once per page: an `$addFields` of the `let` object
+ * missing field is undefined, as in mingo), anything else (an expression) through mingo with the enclosing variables, once per page: an `$addFields` of the `let` object
  * into a temporary field, which evaluates it exactly as mingo's `$lookup` does, without setting up mingo's
  * options (a copy of every operator table) once per row.
  */

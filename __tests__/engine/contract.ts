@@ -239,7 +239,11 @@ export function runEngineContract(
       it('correlated $eq, including null and array-valued join fields', async () => {
         const rows = await compare(correlated('$eq', 'documentId', 'author'));
         expect((rows[1]!.joined as Row[]).map((r) => r.name)).toEqual(['Ann', 'Ann (fr)']);
-        await compare(correlated('$eq', 'tags', 'author'));
+        // The aggregation $eq compares value and type: Bob's tags ['a1'] (an array) never equal 'a1', and Ann
+        // (fr)'s missing tags never equal null (https://www.mongodb.com/docs/manual/reference/operator/aggregation/eq/).
+        // Plain mingo answers like the query $eq here (Bob joined to 'a1', Ann (fr) to null): not compared with it.
+        const byTags = await engine.aggregate(A, correlated('$eq', 'tags', 'author', [{ $project: { _id: 0, name: 1 } }]));
+        expect(byTags.map((r) => r.joined)).toEqual([[], [{ name: 'Cy' }], [], [{ name: 'Cy' }]]);
         await compare(correlated('$in', 'tags', 'authors'));
       });
 
@@ -311,6 +315,65 @@ export function runEngineContract(
       it('a first $match on documentId or id selects through the index', async () => {
         await compare([{ $match: { documentId: 'd3', _status: 'published' } }, ...correlated('$in', 'documentId', 'authors')]);
         await compare([{ $match: { id: { $in: [4, 2] } } }, { $sort: { id: -1 } }]);
+      });
+    });
+
+    describe('aggregation comparison expressions (BSON comparison order)', () => {
+      // https://www.mongodb.com/docs/manual/reference/bson-type-comparison-order/ (Null < Numbers < String <
+      // Object < Array < Boolean) and the comparison expression operators, which compare value and type across
+      // types (https://www.mongodb.com/docs/manual/reference/operator/aggregation/eq/, .../aggregation/lt/,
+      // .../aggregation/cmp/, .../aggregation/in/): a missing field is below null and never equals it, an
+      // array is one value (never equal to an element), strings compare by bytes ('X' < 'x').
+      const values: [string, unknown][] = [
+        ['null', null], ['5', 5], ["'x'", 'x'], ['{a:1}', { a: 1 }], ['[5]', [5]], ['true', true], ['missing', undefined], ['[]', []], ["'X'", 'X'],
+      ];
+      const expressions = {
+        cmpX: { $cmp: ['$v', 'x'] },
+        eq5: { $eq: ['$v', 5] },
+        eqArray5: { $eq: ['$v', { $literal: [5] }] },
+        eqNull: { $eq: ['$v', null] },
+        neNull: { $ne: ['$v', null] },
+        gtNull: { $gt: ['$v', null] },
+        gteString: { $gte: ['$v', 'a'] },
+        ltObject: { $lt: ['$v', { $literal: { a: 1 } }] },
+        lteArray: { $lte: ['$v', { $literal: [5] }] },
+        in: { $in: ['$v', { $literal: [5, 'x', null] }] },
+      };
+      const expected: Record<string, unknown[]> = {
+        //            null   5      'x'    {a:1}  [5]    true   missing []     'X'
+        cmpX: [-1, -1, 0, 1, 1, 1, -1, 1, -1],
+        eq5: [false, true, false, false, false, false, false, false, false],
+        eqArray5: [false, false, false, false, true, false, false, false, false],
+        eqNull: [true, false, false, false, false, false, false, false, false],
+        neNull: [false, true, true, true, true, true, true, true, true],
+        gtNull: [false, true, true, true, true, true, false, true, true],
+        gteString: [false, false, true, true, true, true, false, true, false],
+        ltObject: [true, true, true, false, false, false, true, false, true],
+        lteArray: [true, true, true, true, true, false, true, true, true],
+        in: [true, true, true, false, false, false, false, false, false],
+      };
+
+      it('cross-type comparisons follow the BSON order, arrays and missing fields included', async () => {
+        await engine.insertMany(A, values.map(([, v], i) => article(i + 1, v === undefined ? {} : { v })));
+        const rows = await engine.aggregate(A, [{ $sort: { id: 1 } }, { $project: { _id: 0, id: 1, ...expressions } }]);
+        for (const name of Object.keys(expressions)) {
+          const got = values.map(([label], i) => [label, rows[i]![name]]);
+          expect({ name, got }).toEqual({ name, got: values.map(([label], i) => [label, expected[name]![i]]) });
+        }
+      });
+
+      it('a correlated $expr $eq joins an array only to an equal array, and $in compares whole values', async () => {
+        await engine.insertMany(A, [article(1, { v: 'a' }), article(2, { v: ['a'] }), article(3, { v: ['a', 'b'] })]);
+        await engine.insertMany(B, [{ id: 1, k: 'a' }, { id: 2, k: ['a'] }, { id: 3, k: ['a', 'b'] }, { id: 4, k: ['b', 'a'] }]);
+        const join = (op: '$eq' | '$in', local: unknown) => engine.aggregate(A, [
+          { $sort: { id: 1 } },
+          { $lookup: { from: B, let: { v: local }, pipeline: [{ $match: { $expr: { [op]: ['$k', '$$v'] } } }, { $sort: { id: 1 } }, { $project: { _id: 0, id: 1 } }], as: 'j' } },
+          { $project: { _id: 0, id: 1, j: 1 } },
+        ]);
+        expect(await join('$eq', '$v')).toEqual([{ id: 1, j: [{ id: 1 }] }, { id: 2, j: [{ id: 2 }] }, { id: 3, j: [{ id: 3 }] }]);
+        expect(await join('$in', { $ifNull: ['$authors', ['a', ['a', 'b']]] })).toEqual([
+          { id: 1, j: [{ id: 1 }, { id: 3 }] }, { id: 2, j: [{ id: 1 }, { id: 3 }] }, { id: 3, j: [{ id: 1 }, { id: 3 }] },
+        ]);
       });
     });
   });

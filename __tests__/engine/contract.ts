@@ -137,6 +137,26 @@ export function runEngineContract(
         await engine.insertMany(A, [article(1), article(2, { documentId: 'd1', _status: 'draft' }), article(3, { documentId: 'd1', locale: 'fr' })]);
         expect(await engine.count(A, { documentId: 'd1' })).toBe(3);
       });
+
+      it('init again with changed definitions under the same names (a new version) replaces them', async () => {
+        await engine.insertMany(A, [article(1), article(2)]);
+        // 'id' loses `unique`, 'author' gets other keys and `unique`: on MongoDB, IndexOptionsConflict and
+        // IndexKeySpecsConflict, answered by dropping and recreating (the warning is the engine's business).
+        const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+        try {
+          await engine.init([{ name: A, indexes: [
+            { name: 'doc_locale_status', keys: { documentId: 1, locale: 1, _status: 1 }, unique: true },
+            { name: 'id', keys: { id: 1 } },
+            { name: 'author', keys: { author: 1, views: 1 }, unique: true },
+          ] }]);
+        } finally {
+          warn.mockRestore();
+        }
+        await engine.insertMany(A, [article(2, { documentId: 'd2b', author: 'b' })]);
+        expect(await engine.count(A, { id: 2 })).toBe(2);
+        await engine.insertMany(A, [article(5, { author: 'a' })]);
+        await expect(engine.insertMany(A, [article(5, { documentId: 'd5b', author: 'a' })])).rejects.toBeInstanceOf(DuplicateKeyError);
+      });
     });
 
     describe('counters', () => {

@@ -1,7 +1,7 @@
-import { aggregate as mingoAggregate } from 'mingo';
 import { memoryEngine, type Engine, type Pipeline, type Row } from '../../../lib/engine';
 import { deepFreeze } from '../../../lib/query';
 import { mutateDeep } from '../../helpers/mutate-deep';
+import { referenceAggregate } from '../../helpers/reference-mingo';
 
 /**
  * Populate shapes of the pipeline compiler (row-stages + populate-lookup), at the top level and inside a page
@@ -66,7 +66,7 @@ describe('memory engine populate stages give plain mingo results', () => {
     const stored = new Map(await Promise.all(names.map(async (n) => [n, await engine.find(n, {})] as const)));
     let expected: Row[];
     try {
-      expected = mingoAggregate(stored.get('articles')!, pipeline, { scriptEnabled: false, collectionResolver: (n: string) => stored.get(n) ?? [] });
+      expected = referenceAggregate(stored.get('articles')!, pipeline, (n) => stored.get(n) ?? []);
     } catch {
       await expect(engine.aggregate('articles', pipeline)).rejects.toThrow();
       return [];

@@ -1,4 +1,6 @@
+import mongoose from 'mongoose';
 import { mongoEngine, type Engine } from '../../../lib/engine';
+import type { MongooseConnectionLike } from '../../../lib/engine/mongo/mongo-engine';
 import { awaitConnection } from '../../../lib/engine/mongo/await-connection';
 import { ensureIndex } from '../../../lib/engine/mongo/ensure-index';
 import type { IndexSpec } from '../../../lib/engine/types';
@@ -70,6 +72,11 @@ describe('mongoEngine({ connection }) created before mongoose.connect()', () => 
     await connection.open();
     await expect(engine.init(specs)).resolves.toBeUndefined();
     await engine.close();
+  });
+
+  it('mongoose.connection fits the structural type (checked by tsc), before connect: readyState 0', () => {
+    const connection: MongooseConnectionLike = mongoose.connection;
+    expect(connection.readyState).toBe(0);
   });
 
   it('validates connectWaitMS', () => {

@@ -5,6 +5,7 @@ import { memoryEngine, type Engine } from './engine';
 import { indexesFor } from './engine/indexes';
 import { createRegistry, type I18nSettings, type Registry } from './schema';
 import { createHttpRouter } from './http/create-http-router';
+import { createEngineReadiness } from './http/engine-readiness';
 import type { UploadOptions } from './http/upload-routes';
 import { validateRouterOptions } from './options/validate-options';
 import { DEFAULT_MAX_DEPTH } from './query/depth-limit';
@@ -40,7 +41,11 @@ export interface ContentRouterOptions {
 export interface ContentRouter extends Router {
   readonly registry: Registry;
   readonly engine: Engine;
-  /** Resolves once the engine is initialized (collections and indexes); requests wait for it. */
+  /**
+   * Settles with the engine's first start-up (connection, collections, indexes); requests wait for it. When it
+   * rejects, the error has been logged (console.error), requests answer 503 at once, and start-up is retried
+   * in the background on a request at least 5 s after the last attempt (docs/errors.md).
+   */
   readonly ready: Promise<void>;
   /** Strapi's Document Service for one content type (with every permission). */
   documents(uid: string): Documents;
@@ -59,8 +64,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
   const rest = { defaultLimit: options.rest?.defaultLimit ?? 25, maxLimit: options.rest?.maxLimit ?? 100, maxDepth: options.rest?.maxDepth ?? DEFAULT_MAX_DEPTH };
   const service = createDocumentService({ registry, engine, rest, documentId: options.documentId, lifecycles: options.lifecycles });
   const auth = createAuth(options.auth, registry);
-  const ready = engine.init(indexesFor(registry));
-  ready.catch(() => undefined);
+  const readiness = createEngineReadiness(() => engine.init(indexesFor(registry)));
 
   const router = createHttpRouter({
     registry,
@@ -68,7 +72,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     auth,
     documents: service,
     rest,
-    ready,
+    readiness,
     upload: options.upload ?? {},
     bodyLimit: options.bodyLimit ?? '1mb',
     documentId: options.documentId,
@@ -76,7 +80,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
   Object.defineProperties(router, {
     registry: { value: registry },
     engine: { value: engine },
-    ready: { value: ready },
+    ready: { value: readiness.ready },
     documents: { value: (uid: string) => service(uid) },
   });
   return router;

@@ -17,5 +17,6 @@ export {
   UnauthorizedError,
   NotFoundError,
   PayloadTooLargeError,
+  ServiceUnavailableError,
   ConfigurationError,
 } from './errors';

@@ -1,10 +1,19 @@
-import { memoryEngine } from '../../lib/engine';
+import { DuplicateKeyError, memoryEngine } from '../../lib/engine';
 import { runEngineContract } from './contract';
 
 runEngineContract('memory', () => memoryEngine());
 
 describe('memory engine specifics', () => {
   const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+  it('an init whose new unique index the stored rows violate fails and keeps the previous indexes', async () => {
+    const engine = memoryEngine();
+    await engine.init([{ name: 'a', indexes: [{ name: 'id', keys: { id: 1 }, unique: true }] }]);
+    await engine.insertMany('a', [{ id: 1, slug: 's' }, { id: 2, slug: 's' }]);
+    await expect(engine.init([{ name: 'a', indexes: [{ name: 'id', keys: { slug: 1 }, unique: true }] }])).rejects.toBeInstanceOf(DuplicateKeyError);
+    await expect(engine.insertMany('a', [{ id: 1, slug: 't' }])).rejects.toBeInstanceOf(DuplicateKeyError);
+    await engine.insertMany('a', [{ id: 3, slug: 's' }]);
+  });
 
   it('serializes transactions: the second starts after the first has finished', async () => {
     const engine = memoryEngine();

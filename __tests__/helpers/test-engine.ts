@@ -1,15 +1,41 @@
 import { randomBytes } from 'node:crypto';
 import { memoryEngine, mongoEngine, type Engine } from '../../lib';
 
+/** The MongoDB engines (and their databases) this test file opened; closed and dropped after the file. */
+const opened: { engine: Engine; database: string }[] = [];
+
 /**
- * The engine HTTP tests run on: the memory engine, or MongoDB when `MONGODB_URI` is set (each call gets its own
- * throwaway database, so suites that expect an empty store can run side by side).
+ * The engine HTTP tests run on: the memory engine, or MongoDB when `MONGODB_URI` is set. Each call gets its own
+ * throwaway database (suites that expect an empty store can run side by side, and a second run starts empty);
+ * after the test file, every such engine is closed and its database dropped, even when the suite closes
+ * nothing itself (a second `close()` is harmless).
  */
 export function testEngine(): Engine {
   const uri = process.env.MONGODB_URI;
   if (!uri) return memoryEngine();
-  return mongoEngine({ uri: withDatabase(uri, `content_router_test_${randomBytes(6).toString('hex')}`) });
+  const database = `content_router_test_${randomBytes(6).toString('hex')}`;
+  const engine = mongoEngine({ uri: withDatabase(uri, database) });
+  opened.push({ engine, database });
+  return engine;
 }
+
+/** Closes every engine `testEngine()` opened in this file and drops their databases. */
+async function closeOpened(): Promise<void> {
+  const engines = opened.splice(0);
+  await Promise.all(engines.map(({ engine }) => engine.close()));
+  const uri = process.env.MONGODB_URI;
+  if (!uri || engines.length === 0) return;
+  const { createConnection } = await import('mongoose');
+  const connection = await createConnection(uri).asPromise();
+  try {
+    for (const { database } of engines) await connection.useDb(database, { useCache: false }).dropDatabase();
+  } finally {
+    await connection.close();
+  }
+}
+
+// Registered when a test file imports this helper (jest's globals exist only under jest, not in scripts).
+if (typeof afterAll === 'function') afterAll(closeOpened);
 
 /** Replaces the database path of a MongoDB connection string, keeping its options. */
 export function withDatabase(uri: string, database: string): string {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import { createContentRouter, memoryEngine, mongoEngine, serveUploads, type ContentRouter, type Engine } from '../../lib';
+import { createContentRouter, memoryEngine, serveUploads, type ContentRouter, type Engine } from '../../lib';
 import { loadBlogModel } from './model';
 import { seedDemo } from './seed';
 
@@ -11,7 +11,11 @@ export interface BlogAppOptions {
   seed?: boolean;
   /** Folder for uploaded files (default: a fresh temporary folder). */
   uploadsDir?: string;
-  /** Storage engine (default: MongoDB when MONGODB_URI is set, else the memory engine). */
+  /**
+   * Storage engine (default: the memory engine, persisted to `dataFile` when given). The default never reads
+   * MONGODB_URI, so that a test cannot share a database by accident: `server.ts` (`npm start`) passes
+   * `mongoEngine` when MONGODB_URI is set, tests pass `testEngine()`.
+   */
   engine?: Engine;
   /** Persist the memory engine to this file. */
   dataFile?: string;
@@ -24,9 +28,7 @@ export interface BlogAppOptions {
 export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app: express.Express; router: ContentRouter; close(): Promise<void> }> {
   const model = loadBlogModel();
   const uploadsDir = options.uploadsDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'content-router-uploads-'));
-  const engine =
-    options.engine ??
-    (process.env.MONGODB_URI ? mongoEngine({ uri: process.env.MONGODB_URI }) : memoryEngine(options.dataFile ? { file: options.dataFile } : {}));
+  const engine = options.engine ?? memoryEngine(options.dataFile ? { file: options.dataFile } : {});
   const router = createContentRouter({
     contentTypes: model.contentTypes,
     components: model.components,

@@ -59,6 +59,18 @@ export class PayloadTooLargeError extends ApplicationError {
   }
 }
 
+/**
+ * 503: the storage engine did not start (its connection cannot be made, its data file cannot be read). Sent at
+ * once, with a `Retry-After` header, while start-up is retried in the background (docs/errors.md).
+ */
+export class ServiceUnavailableError extends ApplicationError {
+  override name = 'ServiceUnavailableError';
+  override status = 503;
+  constructor(message = 'Service Unavailable: the storage engine is unavailable', details: Record<string, unknown> = {}) {
+    super(message, details);
+  }
+}
+
 /** One entry of `details.errors` of a body ValidationError. */
 export interface FieldError {
   path: string[];

@@ -1,20 +1,22 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Authenticator } from '../auth';
 import type { Ability } from '../auth/types';
+import type { EngineReadiness } from './engine-readiness';
 import { setAbility } from './request-context';
 
 /**
  * Express middleware that authenticates the request once and attaches the caller's ability to it
  * (`getAbility(req)` reads it). An unknown or expired API token reaches `next(err)` as a 401 UnauthorizedError;
- * permission checks (403) are the routes' business. With `ready` (engine initialization), requests first wait
- * for it (its rejection reaches `next(err)`); once it has settled successfully they no longer pay the wait.
+ * permission checks (403) are the routes' business. With `readiness` (engine start-up), requests first pass its
+ * gate: they wait for the first start-up attempt, and get a 503 ServiceUnavailableError with `Retry-After` at
+ * once when the engine did not start; once it has started they no longer pay the check.
  *
  * @example
  * ```ts
- * router.use(authMiddleware(createAuth(options.auth, registry), engineReady));
+ * router.use(authMiddleware(createAuth(options.auth, registry), createEngineReadiness(() => engine.init(specs))));
  * ```
  */
-export function authMiddleware(auth: Authenticator, ready?: Promise<void>): RequestHandler {
+export function authMiddleware(auth: Authenticator, readiness?: EngineReadiness): RequestHandler {
   const authenticate = (req: Request, next: NextFunction): void => {
     let known: Ability | undefined;
     try {
@@ -34,13 +36,15 @@ export function authMiddleware(auth: Authenticator, ready?: Promise<void>): Requ
       (err: unknown) => next(err),
     );
   };
-  let isReady = ready === undefined;
-  const onReady = (): void => {
-    isReady = true;
-  };
-  ready?.then(onReady, () => undefined);
-  return (req: Request, _res: Response, next: NextFunction): void => {
-    if (isReady) return authenticate(req, next);
-    ready!.then(() => authenticate(req, next), next);
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const waiting = readiness?.gate();
+    if (!waiting) return authenticate(req, next);
+    waiting.then(
+      () => authenticate(req, next),
+      (err: unknown) => {
+        res.set('Retry-After', String(readiness!.retryAfterSeconds));
+        next(err);
+      },
+    );
   };
 }

@@ -6,6 +6,7 @@ import type { Registry } from '../schema';
 import type { Ability } from '../auth/types';
 import { authMiddleware } from './auth-middleware';
 import { bodyParsers } from './body-parsers';
+import type { EngineReadiness } from './engine-readiness';
 import { contentRoutes } from './content-routes';
 import { errorHandler, notFound } from './error-handler';
 import { uploadRoutes, type UploadOptions } from './upload-routes';
@@ -17,8 +18,8 @@ export interface HttpRouterDeps {
   auth: Authenticator;
   documents: (uid: string, ability: Ability) => Documents;
   rest: RestLimits;
-  /** Requests wait for it (engine initialization). */
-  ready: Promise<void>;
+  /** The engine start-up gate requests pass first. */
+  readiness: EngineReadiness;
   upload: UploadOptions | false;
   bodyLimit: string | number;
   documentId?: () => string;
@@ -30,7 +31,7 @@ export interface HttpRouterDeps {
  */
 export function createHttpRouter(deps: HttpRouterDeps): Router {
   const router = Router();
-  router.use(authMiddleware(deps.auth, deps.ready));
+  router.use(authMiddleware(deps.auth, deps.readiness));
   if (deps.upload !== false) {
     router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, documentId: deps.documentId, ...deps.upload }));
   }

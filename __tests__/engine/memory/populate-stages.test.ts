@@ -1,38 +1,8 @@
 import { memoryEngine, type Engine, type Pipeline, type Row } from '../../../lib/engine';
-import { Aggregator, Lazy, createContext, pipelineOperators, type Iterator, type LookupOperator, type Options } from '../../../lib/engine/memory/mingo-runtime';
 import { deepFreeze } from '../../../lib/query';
 import { mutateDeep } from '../../helpers/mutate-deep';
+import { referenceAggregate } from '../../helpers/reference-mingo';
 
-type LookupExpr = Parameters<LookupOperator>[1];
-
-/**
- * The manual's `localField`/`foreignField` values of a row: every value along the path, arrays of documents
- * crossed, an array at the end expanded; none at all is null
- * (https://www.mongodb.com/docs/manual/reference/operator/aggregation/lookup/).
- */
-function manualValues(doc: unknown, path: string): unknown[] {
-  const [head, ...rest] = path.split('.');
-  const value = doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Row)[head!] : undefined;
-  if (rest.length === 0) return value === undefined ? [] : Array.isArray(value) ? value : [value];
-  return (Array.isArray(value) ? value : [value]).flatMap((item) => manualValues(item, rest.join('.')));
-}
-
-/**
- * The reference `$lookup`: the `localField`/`foreignField` form as the manual defines it, built from mingo's
- * pipeline-only form with the equality `$match` put first (query `$in` on the local values); every other form
- * is mingo's own. (mingo 7.2.7 runs the concise form's pipeline on the whole foreign collection.)
- */
-function referenceLookup(coll: Iterator, expr: LookupExpr, options: Options): Iterator {
-  if (expr.localField === undefined) return pipelineOperators.$lookup(coll, expr, options);
-  const { localField, foreignField, pipeline, let: letSpec, ...rest } = expr;
-  return coll.map((obj) => {
-    const found = manualValues(obj, localField);
-    const match = { $match: { [foreignField!]: { $in: found.length > 0 ? found : [null] } } };
-    const lookup = { ...rest, let: letSpec ?? {}, pipeline: [match, ...(pipeline ?? [])] };
-    return pipelineOperators.$lookup(Lazy([obj]), lookup, options).collect()[0];
-  });
-}
-const referenceContext = createContext(referenceLookup);
 
 /**
  * Populate shapes of the pipeline compiler (row-stages + populate-lookup + batched-lookup), at the top level and
@@ -97,8 +67,7 @@ describe('memory engine populate stages give the manual\'s results', () => {
     const stored = new Map(await Promise.all(names.map(async (n) => [n, await engine.find(n, {})] as const)));
     let expected: Row[];
     try {
-      // mingo's own Aggregator (its package entry would put the default `$lookup` first).
-      expected = new Aggregator(pipeline, { scriptEnabled: false, context: referenceContext, collectionResolver: (n: string) => stored.get(n) ?? [] }).run(stored.get('articles')!) as Row[];
+      expected = referenceAggregate(stored.get('articles')!, pipeline, (n) => stored.get(n) ?? []);
     } catch {
       await expect(engine.aggregate('articles', pipeline)).rejects.toThrow();
       return [];

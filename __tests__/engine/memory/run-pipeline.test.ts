@@ -1,5 +1,5 @@
-import { aggregate as mingoAggregate } from 'mingo';
 import { memoryEngine, type Engine, type Pipeline, type Row } from '../../../lib/engine';
+import { referenceAggregate } from '../../helpers/reference-mingo';
 
 /**
  * The memory engine's fast paths (run-pipeline, match-rows, sort-rows, semi-join) on edge cases a MongoDB
@@ -35,7 +35,7 @@ describe('memory engine fast paths give plain mingo results', () => {
     const stored = new Map([['articles', await engine.find('articles', {})], ['authors', await engine.find('authors', {})]]);
     let expected: Row[] | Error;
     try {
-      expected = mingoAggregate(stored.get('articles')!, pipeline, { scriptEnabled: false, collectionResolver: (n: string) => stored.get(n) ?? [] });
+      expected = referenceAggregate(stored.get('articles')!, pipeline, (n) => stored.get(n) ?? []);
     } catch (error) {
       expected = error as Error;
     }

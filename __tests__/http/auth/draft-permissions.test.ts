@@ -1,6 +1,7 @@
 import express from 'express';
 import request from 'supertest';
-import { createContentRouter, memoryEngine, type AuthOptions, type ContentRouter } from '../../../lib';
+import { createContentRouter, type AuthOptions, type ContentRouter } from '../../../lib';
+import { testEngine } from '../../helpers/test-engine';
 import { blogAuthOptions, createBlogAuthApp, FULL_KEY, READ_KEY, type BlogAuthApp } from './blog-auth-app';
 
 const DRAFT_TITLE = 'A draft nobody sees';
@@ -115,7 +116,7 @@ describe('populated drafts of another type', () => {
         { name: 'both', type: 'custom', accessKey: 'both-token', permissions: [...BASE, 'api::tag.tag.findDrafts'] },
       ],
     };
-    router = createContentRouter({ contentTypes: [post, tag], engine: memoryEngine(), auth, upload: false });
+    router = createContentRouter({ contentTypes: [post, tag], engine: testEngine(), auth, upload: false });
     app = express();
     app.use('/api', router);
     await router.ready;

@@ -2,6 +2,7 @@ import request from 'supertest';
 import type express from 'express';
 import { createBlogApp } from '../../../examples/blog/app';
 import { createTestApp, expectStrapiError } from '../../helpers/http';
+import { testEngine } from '../../helpers/test-engine';
 
 /**
  * Dotted `populate` and `sort` paths are not bounded by qs's bracket depth: before the limit, a path of a few
@@ -12,7 +13,7 @@ let app: express.Express;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ app, close } = await createBlogApp({ seed: true }));
+  ({ app, close } = await createBlogApp({ seed: true, engine: testEngine() }));
 });
 afterAll(() => close());
 
@@ -54,11 +55,15 @@ describe('populate depth', () => {
   });
 
   it('the document service applies the same limit, as a rejected promise', async () => {
-    const { router } = await createBlogApp({ seed: false });
-    const articles = router.documents('api::article.article');
-    await expect(articles.findMany(`populate=${hops(11, 'categories', 'articles')}`)).rejects.toThrow(deep);
-    await expect(articles.findOne('x', `populate=${hops(400, 'categories', 'articles')}`)).rejects.toThrow(deep);
-    await expect(articles.findFirst(`sort=${hops(11, 'categories', 'articles')}.title`)).rejects.toThrow(/deeper than 10 levels/);
+    const blog = await createBlogApp({ seed: false, engine: testEngine() });
+    try {
+      const articles = blog.router.documents('api::article.article');
+      await expect(articles.findMany(`populate=${hops(11, 'categories', 'articles')}`)).rejects.toThrow(deep);
+      await expect(articles.findOne('x', `populate=${hops(400, 'categories', 'articles')}`)).rejects.toThrow(deep);
+      await expect(articles.findFirst(`sort=${hops(11, 'categories', 'articles')}.title`)).rejects.toThrow(/deeper than 10 levels/);
+    } finally {
+      await blog.close();
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import request from 'supertest';
 import type { ContentRouter } from '../../../lib';
 import { createBlogApp } from '../../../examples/blog/app';
 import { expectStrapiError } from '../../helpers/http';
+import { testEngine } from '../../helpers/test-engine';
 
 /**
  * Text operators run as escaped regular expressions. A value longer than V8's pattern limit (~64K characters;
@@ -19,7 +20,7 @@ const FULL = 'Bearer oracle-full-access-token-7f3a9c1e5b2d4f6a8c0e1b3d5f7a9c2e';
 
 beforeAll(async () => {
   const uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'text-filters-'));
-  const blog = await createBlogApp({ seed: true, uploadsDir });
+  const blog = await createBlogApp({ seed: true, uploadsDir, engine: testEngine() });
   ({ router, close } = blog);
   server = createServer({ maxHeaderSize: 4 * 1024 * 1024 }, blog.app);
 });

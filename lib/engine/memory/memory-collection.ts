@@ -35,16 +35,21 @@ export class MemoryCollection {
     return this.byId.get(id);
   }
 
-  /** Declares the unique indexes (from `Engine.init`) and checks the existing rows against them. */
+  /**
+   * Declares the indexes (from `Engine.init`), replacing the previous declaration whatever it was (an index of
+   * the same name with other keys or options included, as the MongoDB engine drops and recreates it), and checks
+   * the existing rows against the unique ones. A violation throws DuplicateKeyError and keeps the previous ones.
+   */
   setIndexes(specs: readonly IndexSpec[]): void {
-    this.specs = specs;
-    this.uniques = this.makeUniques();
+    const uniques = specs.filter((s) => s.unique).map((s) => new UniqueIndex(this.name, s));
     for (const row of this.rows) {
-      for (const u of this.uniques) {
+      for (const u of uniques) {
         u.check(row);
         u.add(row);
       }
     }
+    this.specs = specs;
+    this.uniques = uniques;
   }
 
   /** The hash index of a top-level `field`, built on first use. */

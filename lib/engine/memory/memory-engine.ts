@@ -244,8 +244,15 @@ class MemoryEngine implements Engine {
     for (const [name, col] of this.collections) yield [name, col.all()];
   }
 
+  /** Loads the file once; a failed load is forgotten, so that the next call (a retried `init`) tries again. */
   private ready(): Promise<void> {
-    this.loading ??= this.load();
+    if (!this.loading) {
+      const attempt = this.load();
+      this.loading = attempt;
+      attempt.catch(() => {
+        if (this.loading === attempt) this.loading = null;
+      });
+    }
     return this.loading;
   }
 

@@ -6,6 +6,7 @@
 import { Context } from 'mingo';
 import type { Options } from 'mingo/types/types';
 import type { Pipeline, Row } from '../types';
+import { comparisonOperators } from './expression-comparison';
 
 type PipelineOps = typeof import('mingo/types/operators/pipeline');
 type LookupOperator = PipelineOps['$lookup'];
@@ -26,13 +27,15 @@ const query = require('mingo/operators/query') as typeof import('mingo/types/ope
 const window = require('mingo/operators/window') as typeof import('mingo/types/operators/window');
 
 /**
- * A mingo Context with every standard operator and `$lookup` replaced by `lookup`. (Merging a context into
- * mingo's default one would keep the default `$lookup`: on a clash mingo keeps the first operator.)
+ * A mingo Context with every standard operator, `$lookup` replaced by `lookup` and the aggregation comparison
+ * operators (`$eq`, `$ne`, `$gt`, `$gte`, `$lt`, `$lte`, `$cmp`, `$in`) replaced by MongoDB's (see
+ * expression-comparison.ts: mingo's compare like the query operators). (Merging a context into mingo's default
+ * one would keep the defaults: on a clash mingo keeps the first operator.)
  */
 export function createContext(lookup: LookupOperator): Context {
   return Context.init({
     accumulator: accumulator as never,
-    expression: expression as never,
+    expression: { ...expression, ...comparisonOperators(evalExpr as never) } as never,
     pipeline: { ...pipelineOperators, $lookup: lookup } as never,
     projection: projection as never,
     query: query as never,

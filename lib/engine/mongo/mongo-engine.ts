@@ -2,6 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ClientSession, Db, Document } from 'mongodb';
 import type { Connection } from 'mongoose';
 import type { Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
+import { ensureIndex } from './ensure-index';
+import { awaitConnection, DEFAULT_CONNECT_WAIT_MS } from './await-connection';
 import { fromBson } from './from-bson';
 import { loadMongoose, type Mongoose } from './load-mongoose';
 import { mapMongoError } from './map-mongo-error';
@@ -12,12 +14,18 @@ import { mapMongoError } from './map-mongo-error';
  */
 export interface MongooseConnectionLike {
   readonly readyState: number;
+  readonly db?: unknown;
   asPromise(): Promise<unknown>;
   getClient(): unknown;
+  on(event: string, listener: () => void): unknown;
+  removeListener(event: string, listener: () => void): unknown;
 }
 
 export interface MongoEngineOptions {
-  /** An open (or opening) mongoose connection; the host keeps owning it (`close()` leaves it open). */
+  /**
+   * A mongoose connection, open or not yet: the engine waits for it to open (`mongoose.connect()` may be called
+   * after `createContentRouter`). The host keeps owning it (`close()` leaves it open).
+   */
   connection?: MongooseConnectionLike;
   /** A MongoDB connection string; the engine opens the connection and closes it in `close()`. */
   uri?: string;
@@ -26,6 +34,11 @@ export interface MongoEngineOptions {
    * or a sharded cluster, which are the deployments that support them; a standalone server runs fn without one.
    */
   transactions?: 'auto' | boolean;
+  /**
+   * How long start-up waits for the connection to open, in ms; default 30000. After it, `init` (and with it
+   * `router.ready`) rejects with a message naming the connection's state; requests answer 503 meanwhile.
+   */
+  connectWaitMS?: number;
 }
 
 const COUNTERS = 'counters';
@@ -40,6 +53,8 @@ const COUNTERS = 'counters';
  */
 export function mongoEngine(options: MongoEngineOptions): Engine {
   if (!options.connection === !options.uri) throw new Error('mongoEngine: pass exactly one of `connection` or `uri`');
+  const wait = options.connectWaitMS;
+  if (wait !== undefined && !(Number.isInteger(wait) && wait > 0)) throw new Error('mongoEngine: `connectWaitMS` must be a positive integer (ms)');
   return new MongoEngine(options);
 }
 
@@ -56,6 +71,8 @@ class MongoEngine implements Engine {
   /** The session of the running transaction (null inside a transaction run without one). */
   private readonly scope = new AsyncLocalStorage<ClientSession | null>();
   private connecting: Promise<Ready> | undefined;
+  /** Ends a pending wait for the connection when the engine is closed. */
+  private closing = new AbortController();
 
   constructor(private readonly options: MongoEngineOptions) {}
 
@@ -65,10 +82,9 @@ class MongoEngine implements Engine {
     for (const name of [COUNTERS, ...collections.map((c) => c.name)]) {
       if (!existing.has(name)) await db.createCollection(name).catch(ignoreNamespaceExists);
     }
+    const log = (message: string): void => console.warn(message);
     for (const c of collections) {
-      for (const index of c.indexes) {
-        await db.collection(c.name).createIndex(index.keys, { name: index.name, unique: index.unique ?? false });
-      }
+      for (const index of c.indexes) await ensureIndex(db, c.name, index, log);
     }
   }
 
@@ -154,7 +170,10 @@ class MongoEngine implements Engine {
   async close(): Promise<void> {
     const connecting = this.connecting;
     this.connecting = undefined;
-    if (connecting && this.options.uri) await (await connecting).connection.close();
+    this.closing.abort();
+    this.closing = new AbortController();
+    const ready = await connecting?.catch(() => undefined);
+    if (ready && this.options.uri) await ready.connection.close();
   }
 
   private sessionOption(): { session?: ClientSession } {
@@ -170,17 +189,28 @@ class MongoEngine implements Engine {
     }
   }
 
+  /** The open connection; a failed attempt is forgotten, so that the next call (a retried `init`) tries again. */
   private ready(): Promise<Ready> {
-    this.connecting ??= this.connect();
+    if (!this.connecting) {
+      const attempt = this.connect();
+      this.connecting = attempt;
+      attempt.catch(() => {
+        if (this.connecting === attempt) this.connecting = undefined;
+      });
+    }
     return this.connecting;
   }
 
   private async connect(): Promise<Ready> {
     const mongoose = await loadMongoose();
     const connection = (this.options.connection as Connection | undefined) ?? mongoose.createConnection(this.options.uri!);
-    if (connection.readyState !== 1) await connection.asPromise();
-    const db = connection.db;
-    if (!db) throw new Error('mongoEngine: the connection has no database');
+    try {
+      await awaitConnection(connection, this.options.connectWaitMS ?? DEFAULT_CONNECT_WAIT_MS, this.closing.signal);
+    } catch (error) {
+      if (this.options.uri) await connection.close().catch(() => undefined);
+      throw error;
+    }
+    const db = connection.db!;
     const setting = this.options.transactions ?? 'auto';
     const transactional = setting === 'auto' ? await supportsTransactions(db) : setting;
     return { mongoose, connection, db, transactional };

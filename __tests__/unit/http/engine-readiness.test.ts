@@ -1,0 +1,71 @@
+import { ServiceUnavailableError } from '../../../lib';
+import { createEngineReadiness } from '../../../lib/http/engine-readiness';
+
+/** A start function whose attempts the test settles by hand, and a clock the test moves. */
+function harness(retryAfterMS = 5000) {
+  const attempts: { resolve(): void; reject(e: Error): void }[] = [];
+  const logged: string[] = [];
+  let time = 1_000_000;
+  const start = (): Promise<void> => new Promise((resolve, reject) => attempts.push({ resolve, reject }));
+  const readiness = createEngineReadiness(start, { retryAfterMS, log: (m) => logged.push(m), now: () => time });
+  const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
+  return { readiness, attempts, logged, settle, advance: (ms: number) => (time += ms) };
+}
+
+describe('createEngineReadiness', () => {
+  it('requests wait for the first attempt, then pass without waiting', async () => {
+    const { readiness, attempts, settle, logged } = harness();
+    await settle();
+    const waiting = readiness.gate();
+    expect(waiting).toBeInstanceOf(Promise);
+    attempts[0]!.resolve();
+    await expect(waiting).resolves.toBeUndefined();
+    await expect(readiness.ready).resolves.toBeUndefined();
+    expect(readiness.gate()).toBeNull();
+    expect(logged).toEqual([]);
+  });
+
+  it('a failed start: logged once, 503 at once, retried in the background after retryAfterMS, served once it starts', async () => {
+    const { readiness, attempts, settle, logged, advance } = harness();
+    await settle();
+    const waiting = readiness.gate();
+    attempts[0]!.reject(new Error('connect ECONNREFUSED 127.0.0.1:27017'));
+    await expect(readiness.ready).rejects.toThrow('ECONNREFUSED');
+    await expect(waiting).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(logged).toEqual([expect.stringMatching(/^content-router: the storage engine did not start, .*every 5000 ms.*: connect ECONNREFUSED 127\.0\.0\.1:27017$/)]);
+
+    await expect(readiness.gate()).rejects.toMatchObject({ status: 503, name: 'ServiceUnavailableError' });
+    await settle();
+    expect(attempts).toHaveLength(1); // too early to try again
+
+    advance(5000);
+    await expect(readiness.gate()).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await settle();
+    expect(attempts).toHaveLength(2); // a retry runs; requests do not wait for it
+    await expect(readiness.gate()).rejects.toBeInstanceOf(ServiceUnavailableError);
+    attempts[1]!.reject(new Error('still down'));
+    await settle();
+    expect(logged).toHaveLength(1); // logged once per outage
+
+    advance(4999);
+    await expect(readiness.gate()).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await settle();
+    expect(attempts).toHaveLength(2);
+    advance(1);
+    await expect(readiness.gate()).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await settle();
+    attempts[2]!.resolve();
+    await settle();
+    expect(readiness.gate()).toBeNull();
+    expect(logged[1]).toBe('content-router: the storage engine started (attempt 3); requests are served again');
+  });
+
+  it('a start function that throws synchronously is a failed start, not a crash', async () => {
+    const readiness = createEngineReadiness(() => {
+      throw new Error('boom');
+    }, { log: () => undefined });
+    await expect(readiness.ready).rejects.toThrow('boom');
+    await expect(readiness.gate()).rejects.toBeInstanceOf(ServiceUnavailableError);
+    expect(readiness.retryAfterSeconds).toBe(5);
+  });
+});

@@ -8,7 +8,9 @@ import { memoryEngine, mongoEngine, type Engine } from '../../lib';
 export function testEngine(): Engine {
   const uri = process.env.MONGODB_URI;
   if (!uri) return memoryEngine();
-  return mongoEngine({ uri: withDatabase(uri, `content_router_test_${randomBytes(6).toString('hex')}`) });
+  // MONGODB_TRANSACTIONS=0: a standalone server, run with the engine's unsafe `transactions: false`.
+  const transactions = process.env.MONGODB_TRANSACTIONS !== '0';
+  return mongoEngine({ uri: withDatabase(uri, `content_router_test_${randomBytes(6).toString('hex')}`), transactions });
 }
 
 /** Replaces the database path of a MongoDB connection string, keeping its options. */

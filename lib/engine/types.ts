@@ -11,6 +11,12 @@ export interface IndexSpec {
   keys: Record<string, 1 | -1>;
   unique?: boolean;
   name: string;
+  /**
+   * Only rows matching this filter are indexed (MongoDB's `partialFilterExpression`): a unique index then only
+   * constrains those rows. Engines support `{ <field>: { $type: <type> } }` conditions (joined by `$and`), which
+   * MongoDB allows in every version (https://www.mongodb.com/docs/manual/core/index-partial/).
+   */
+  partialFilter?: Filter;
 }
 
 export interface FindOptions {

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ClientSession, Db, Document } from 'mongodb';
 import type { Connection } from 'mongoose';
 import type { Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
+import { createIndexOptions } from './create-index-options';
 import { fromBson } from './from-bson';
 import { loadMongoose, type Mongoose } from './load-mongoose';
 import { mapMongoError } from './map-mongo-error';
@@ -79,7 +80,7 @@ class MongoEngine implements Engine {
     }
     for (const c of collections) {
       for (const index of c.indexes) {
-        await db.collection(c.name).createIndex(index.keys, { name: index.name, unique: index.unique ?? false });
+        await db.collection(c.name).createIndex(index.keys, createIndexOptions(index));
       }
     }
   }

@@ -30,6 +30,7 @@ describe('mongoEngine start-up: deployments without transactions', () => {
     const { connection } = fakeConnection({ hello: standalone });
     const engine = mongoEngine({ connection });
     const failing = engine.init([]);
+    await expect(failing).rejects.toMatchObject({ name: 'ConfigurationError', code: 'CR_NO_TRANSACTIONS' });
     await expect(failing).rejects.toThrow(STANDALONE_MESSAGE);
     for (const hint of ['mongod --replSet rs0', 'rs.initiate()', '?replicaSet=rs0', 'transactions: false']) {
       await expect(engine.init([])).rejects.toThrow(hint);

@@ -1,3 +1,5 @@
+import { ConfigurationError } from '../../errors';
+
 /** The part of a driver `Db` the start-up check uses. */
 export interface HelloDb {
   admin(): { command(command: { hello: 1 }): Promise<Record<string, unknown>> };
@@ -21,7 +23,8 @@ export const STANDALONE_MESSAGE =
 /**
  * Decides at start-up whether writes use transactions. `transactions` is the engine option:
  * - `true` (default): the deployment must support them (a replica set, `hello.setName`, or a `mongos`,
- *   `hello.msg === 'isdbgrid'`); anything else rejects with {@link STANDALONE_MESSAGE}.
+ *   `hello.msg === 'isdbgrid'`); anything else rejects with a `ConfigurationError` `CR_NO_TRANSACTIONS`
+ *   ({@link STANDALONE_MESSAGE}).
  * - `false`: writes run without transactions, and a process warning ({@link UNSAFE_WRITES_WARNING}) says so.
  *   `process.emitWarning` rather than `console.warn`: it is Node's channel for "this works but is dangerous",
  *   printed to stderr by default, observable with `process.on('warning')`, filterable by its code, and it needs no
@@ -41,7 +44,7 @@ export async function checkTransactions(db: HelloDb, transactions: boolean | und
   }
   const hello = await db.admin().command({ hello: 1 });
   if (typeof hello.setName === 'string' || hello.msg === 'isdbgrid') return true;
-  throw new Error(STANDALONE_MESSAGE);
+  throw new ConfigurationError('CR_NO_TRANSACTIONS', STANDALONE_MESSAGE);
 }
 
 /**

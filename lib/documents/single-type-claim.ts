@@ -1,13 +1,25 @@
+import { DuplicateKeyError, type Engine } from '../engine';
 import { SINGLE_TYPES_COLLECTION } from '../engine/indexes';
 import { ValidationError } from '../errors';
 import type { ContentType } from '../schema';
-import type { Engine } from '../engine';
 
-/** Thrown inside a creating transaction when the single type already has a document (its documentId). */
+/** A new document of a single type that already has one (found by the claim, or by losing the claim's race). */
 export class SingleTypeTaken extends ValidationError {
-  constructor(uid: string, readonly documentId: string) {
-    super(`${uid} is a single type and already has a document (${documentId}): update it instead`);
+  constructor(uid: string, documentId?: string) {
+    super(`${uid} is a single type and already has a document${documentId ? ` (${documentId})` : ''}: update it instead`);
   }
+}
+
+/**
+ * The error a creating write of a single type ends with when it lost the claim to a concurrent one: MongoDB
+ * may answer the second insert of the claim row with a duplicate key (the first committed meanwhile) rather than
+ * a write conflict. Any other error is returned as is.
+ *
+ * @example
+ * catch (error) { throw claimConflict(ct, error) }
+ */
+export function claimConflict(ct: ContentType, error: unknown): unknown {
+  return error instanceof DuplicateKeyError && error.collection === SINGLE_TYPES_COLLECTION ? new SingleTypeTaken(ct.uid) : error;
 }
 
 

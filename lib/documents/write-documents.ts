@@ -5,7 +5,7 @@ import type { LifecycleHooks } from './lifecycle-hooks';
 import { runHook } from './lifecycle-hooks';
 import { reidComponents } from './prepare-components';
 import { releaseExclusiveTargets, writeInverseRelation } from './relations/resolve-relations';
-import { claimSingleType } from './single-type-claim';
+import { claimConflict, claimSingleType } from './single-type-claim';
 import { checkUnique, emptyAttributes, sharedAttributeNames, toStoredAttributes, type InverseWrites } from './store-row';
 import { isDocumentClash, uniqueViolation } from './unique-violation';
 
@@ -68,7 +68,7 @@ export async function createDocument(ctx: WriteContext, rawData: unknown, option
       return docId;
     });
   } catch (error) {
-    throw uniqueViolation(ct, error, attrs);
+    throw uniqueViolation(ct, claimConflict(ct, error), attrs);
   }
 }
 

@@ -1,4 +1,6 @@
+import { createContentRouter } from '../../../lib';
 import { mongoEngine } from '../../../lib/engine';
+import { httpComponents, httpContentTypes } from '../../fixtures/http-model';
 import { STANDALONE_MESSAGE, UNSAFE_WRITES_WARNING } from '../../../lib/engine/mongo/transaction-support';
 import { fakeConnection } from './fake-connection';
 
@@ -35,6 +37,13 @@ describe('mongoEngine start-up: deployments without transactions', () => {
     for (const hint of ['mongod --replSet rs0', 'rs.initiate()', '?replicaSet=rs0', 'transactions: false']) {
       await expect(engine.init([])).rejects.toThrow(hint);
     }
+  });
+
+  it('router.ready rejects with CR_NO_TRANSACTIONS on a standalone server', async () => {
+    const { connection } = fakeConnection({ hello: standalone });
+    const router = createContentRouter({ contentTypes: httpContentTypes, components: httpComponents, engine: mongoEngine({ connection }), upload: false });
+    await expect(router.ready).rejects.toMatchObject({ name: 'ConfigurationError', code: 'CR_NO_TRANSACTIONS' });
+    await expect(router.ready).rejects.toThrow('rs.initiate()');
   });
 
   it('refuses a standalone server with transactions: true too', async () => {

@@ -14,7 +14,9 @@ export function testEngine(): Engine {
   const uri = process.env.MONGODB_URI;
   if (!uri) return memoryEngine();
   const database = `content_router_test_${randomBytes(6).toString('hex')}`;
-  const engine = mongoEngine({ uri: withDatabase(uri, database) });
+  // MONGODB_TRANSACTIONS=0: a standalone server, run with the engine's unsafe `transactions: false`.
+  const transactions = process.env.MONGODB_TRANSACTIONS !== '0';
+  const engine = mongoEngine({ uri: withDatabase(uri, database), transactions });
   opened.push({ engine, database });
   return engine;
 }

@@ -1,6 +1,7 @@
 import type { WriteContext } from './write-documents';
 import { runHook } from './lifecycle-hooks';
 import { removeDocumentReferences } from './relations/remove-references';
+import { uniqueViolation } from './unique-violation';
 
 /**
  * Deletes the given locale of a document (both statuses); when no locale of it remains, removes it from every
@@ -29,13 +30,17 @@ export async function unpublishDocument(ctx: WriteContext, documentId: string, l
 /** Replaces the draft by a copy of the published row. */
 export async function discardDraft(ctx: WriteContext, documentId: string, locale: string | null): Promise<boolean> {
   const { ct, engine } = ctx;
+  let published: Record<string, unknown> | undefined;
+  // The published values may clash with another document's draft: the unique index answers it as a 400.
   return engine.transaction(async () => {
-    const [published] = await engine.find(ct.collectionName, { documentId, ...(ct.localized ? { locale } : {}), _status: 'published' });
+    [published] = await engine.find(ct.collectionName, { documentId, ...(ct.localized ? { locale } : {}), _status: 'published' });
     if (!published) return false;
     const { _id, ...rest } = published;
     void _id;
     await engine.deleteMany(ct.collectionName, { documentId, ...(ct.localized ? { locale } : {}), _status: 'draft' });
     await engine.insertMany(ct.collectionName, [{ ...rest, id: await engine.nextId(ct.collectionName), _status: 'draft', publishedAt: null }]);
     return true;
+  }).catch((error: unknown) => {
+    throw uniqueViolation(ct, error, published);
   });
 }

@@ -9,7 +9,8 @@ import { createBodyValidator, type BodyValidator } from '../schema/validate-body
 import { deleteDocument, discardDraft, unpublishDocument } from './delete-document';
 import type { LifecycleHooks } from './lifecycle-hooks';
 import { findMany, findOne, type FindManyResult } from './read-documents';
-import { createDocument, publishRow, updateDocument, type WriteContext } from './write-documents';
+import { singleDocumentId, writeSingleType } from './single-type';
+import { createDocument, publishDraft, updateDocument, type WriteContext } from './write-documents';
 
 type Row = Record<string, unknown>;
 
@@ -42,6 +43,13 @@ export interface Documents {
   findFirst(query?: string | Query): Promise<Row | null>;
   /** The documentId of some stored document, in any locale and status (a single type has at most one). */
   anyDocumentId(): Promise<string | undefined>;
+  /**
+   * A single type's `PUT`: updates its document in the given locale (creating that localization) or creates the
+   * document. The database guarantees one document per single type, whatever the number of app instances.
+   */
+  upsertSingle(data: unknown, options?: DocumentWriteOptions): Promise<Row>;
+  /** A single type's `DELETE`: deletes its document in the given locale (if it has one); returns the rows deleted. */
+  deleteSingle(options?: { locale?: string }): Promise<number>;
   create(data: unknown, options?: DocumentWriteOptions): Promise<Row>;
   /** null when the document does not exist. */
   update(documentId: string, data: unknown, options?: DocumentWriteOptions): Promise<Row | null>;
@@ -97,9 +105,15 @@ function documentsFor(options: DocumentServiceOptions, ct: ContentType, validato
     findMany: async (q) => findMany(registry, engine, ct, parse(q, 'find')),
     findOne: async (documentId, q) => findOne(registry, engine, ct, parse(q, 'findOne'), { documentId }),
     findFirst: async (q) => findOne(registry, engine, ct, parse(q, 'findOne'), {}),
-    async anyDocumentId() {
-      const [row] = await engine.find(ct.collectionName, {}, { limit: 1, projection: { documentId: 1 } });
-      return row?.documentId as string | undefined;
+    anyDocumentId: () => singleDocumentId(ctx),
+    async upsertSingle(data, o = {}) {
+      const status = writeStatus(o.status);
+      const documentId = await writeSingleType(ctx, data, { status, locale: locale(o.locale) });
+      return (await readBack(documentId, status, locale(o.locale), o.query))!;
+    },
+    async deleteSingle(o = {}) {
+      const documentId = await singleDocumentId(ctx);
+      return documentId === undefined ? 0 : deleteDocument(ctx, documentId, locale(o.locale));
     },
     async create(data, o = {}) {
       const status = writeStatus(o.status);
@@ -114,10 +128,9 @@ function documentsFor(options: DocumentServiceOptions, ct: ContentType, validato
     delete: (documentId, o = {}) => deleteDocument(ctx, documentId, o.locale === '*' ? '*' : locale(o.locale)),
     async publish(documentId, o = {}) {
       const loc = locale(o.locale);
-      const [draft] = await engine.find(ct.collectionName, { documentId, ...(ct.localized ? { locale: loc } : {}), _status: 'draft' });
-      if (!draft || !ct.draftAndPublish) return null;
-      await engine.transaction(() => publishRow(ctx, draft));
-      return readBack(documentId, 'published', loc);
+      if (!ct.draftAndPublish) return null;
+      const published = await publishDraft(ctx, documentId, loc);
+      return published ? readBack(documentId, 'published', loc) : null;
     },
     unpublish: (documentId, o = {}) => unpublishDocument(ctx, documentId, locale(o.locale)),
     async discardDraft(documentId, o = {}) {

@@ -5,7 +5,9 @@ import type { LifecycleHooks } from './lifecycle-hooks';
 import { runHook } from './lifecycle-hooks';
 import { reidComponents } from './prepare-components';
 import { releaseExclusiveTargets, writeInverseRelation } from './relations/resolve-relations';
+import { claimConflict, claimSingleType } from './single-type-claim';
 import { checkUnique, emptyAttributes, sharedAttributeNames, toStoredAttributes, type InverseWrites } from './store-row';
+import { isDocumentClash, uniqueViolation } from './unique-violation';
 
 type Row = Record<string, unknown>;
 
@@ -35,39 +37,63 @@ async function localeRows(ctx: WriteContext, documentId: string, locale: string 
 
 /**
  * Creates a document (or, with `documentId`, a new localization of an existing one). Returns the documentId.
+ * A new document of a single type claims the type in the same transaction (`claimSingleType`).
  */
 export async function createDocument(ctx: WriteContext, rawData: unknown, options: WriteOptions, documentId?: string): Promise<string> {
   const { ct, engine } = ctx;
   const draft = ct.draftAndPublish && options.status === 'draft';
   let data = ctx.validator.validate(rawData, { action: 'create', draft });
   data = await runHook(ctx.hooks, 'beforeCreate', { uid: ct.uid, data, locale: options.locale });
-  return engine.transaction(async () => {
-    const docId = documentId ?? ctx.newDocumentId();
-    const locale = ct.localized ? options.locale : null;
-    const { values, inverse } = await toStoredAttributes(engine, ctx.registry, ct, data, null);
-    // A new localization keeps the shared (non-localized) values unless the body sets them explicitly.
-    const shared = documentId ? await sharedValues(ctx, docId, explicitKeys(rawData)) : {};
-    const attrs = { ...emptyAttributes(ct), ...values, ...shared };
-    const status = ct.draftAndPublish ? 'draft' : 'published';
-    await checkUnique(engine, ct, attrs, { documentId: docId, locale, status });
-    const at = now(ctx);
-    const base: Row = { documentId: docId, locale, createdAt: at, updatedAt: at, ...attrs };
-    const row: Row = { id: await engine.nextId(ct.collectionName), ...base, _status: status, publishedAt: ct.draftAndPublish ? null : at };
-    await engine.insertMany(ct.collectionName, [row]);
-    if (ct.draftAndPublish && !draft) await publishRow(ctx, row);
-    const explicit = explicitKeys(rawData);
-    const written = Object.fromEntries(Object.entries(values).filter(([k]) => explicit.has(k)));
-    await afterWrite(ctx, docId, written, inverse, draft);
-    await runHook(ctx.hooks, 'afterCreate', { uid: ct.uid, documentId: docId, data, locale });
-    return docId;
-  });
+  let attrs: Row | undefined;
+  try {
+    return await engine.transaction(async () => {
+      const docId = documentId ?? ctx.newDocumentId();
+      if (documentId === undefined && ct.kind === 'singleType') await claimSingleType(engine, ct, docId);
+      const locale = ct.localized ? options.locale : null;
+      const { values, inverse } = await toStoredAttributes(engine, ctx.registry, ct, data, null);
+      // A new localization keeps the shared (non-localized) values unless the body sets them explicitly.
+      const shared = documentId ? await sharedValues(ctx, docId, explicitKeys(rawData)) : {};
+      attrs = { ...emptyAttributes(ct), ...values, ...shared };
+      const status = ct.draftAndPublish ? 'draft' : 'published';
+      await checkUnique(engine, ct, attrs, { documentId: docId, locale, status });
+      const at = now(ctx);
+      const base: Row = { documentId: docId, locale, createdAt: at, updatedAt: at, ...attrs };
+      const row: Row = { id: await engine.nextId(ct.collectionName), ...base, _status: status, publishedAt: ct.draftAndPublish ? null : at };
+      await engine.insertMany(ct.collectionName, [row]);
+      if (ct.draftAndPublish && !draft) await publishRow(ctx, row);
+      const explicit = explicitKeys(rawData);
+      const written = Object.fromEntries(Object.entries(values).filter(([k]) => explicit.has(k)));
+      await afterWrite(ctx, docId, written, inverse, draft);
+      await runHook(ctx.hooks, 'afterCreate', { uid: ct.uid, documentId: docId, data, locale });
+      return docId;
+    });
+  } catch (error) {
+    throw uniqueViolation(ct, claimConflict(ct, error), attrs);
+  }
 }
+
+/** Thrown inside an update's transaction when the rows read before it are gone (a concurrent delete). */
+class RowsGone extends Error {}
+
+/** How many times an update runs again after a concurrent write changed what it read before its transaction. */
+const ATTEMPTS = 3;
 
 /**
  * Updates the given locale of a document (creating that localization when the document exists in another
- * locale). Returns false when the document does not exist at all.
+ * locale). Returns false when the document does not exist at all. Two concurrent writes that both create one
+ * localization clash on the `document_locale_status` index: the loser runs again and updates it instead.
  */
 export async function updateDocument(ctx: WriteContext, documentId: string, rawData: unknown, options: WriteOptions): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await updateOnce(ctx, documentId, rawData, options);
+    } catch (error) {
+      if (attempt >= ATTEMPTS || !(error instanceof RowsGone || isDocumentClash(ctx.ct, error))) throw error;
+    }
+  }
+}
+
+async function updateOnce(ctx: WriteContext, documentId: string, rawData: unknown, options: WriteOptions): Promise<boolean> {
   const { ct, engine } = ctx;
   const locale = ct.localized ? options.locale : null;
   const existing = await engine.find(ct.collectionName, { documentId }, { limit: 1, projection: { id: 1 } });
@@ -80,26 +106,32 @@ export async function updateDocument(ctx: WriteContext, documentId: string, rawD
   const draft = ct.draftAndPublish && options.status === 'draft';
   let data = ctx.validator.validate(rawData, { action: 'update', draft });
   data = await runHook(ctx.hooks, 'beforeUpdate', { uid: ct.uid, documentId, data, locale });
-  await engine.transaction(async () => {
-    // The draft is what a write changes (a type without draft & publish has only its published row).
-    const inLocale = await localeRows(ctx, documentId, locale);
-    const current = inLocale.find((r) => r._status === 'draft') ?? inLocale[0]!;
-    const { values, inverse } = await toStoredAttributes(engine, ctx.registry, ct, data, current);
-    const status = current._status as 'draft' | 'published';
-    await checkUnique(engine, ct, { ...current, ...values }, { documentId, locale, status });
-    const next: Row = { ...current, ...values, updatedAt: now(ctx) };
-    if (!ct.draftAndPublish) next.publishedAt = next.updatedAt;
-    delete next._id;
-    await engine.replaceOne(ct.collectionName, { id: current.id }, next);
-    if (ct.draftAndPublish && !draft) await publishRow(ctx, next);
-    await afterWrite(ctx, documentId, values, inverse, draft);
-    await runHook(ctx.hooks, 'afterUpdate', { uid: ct.uid, documentId, data, locale });
-  });
+  let next: Row | undefined;
+  try {
+    await engine.transaction(async () => {
+      // The draft is what a write changes (a type without draft & publish has only its published row).
+      const inLocale = await localeRows(ctx, documentId, locale);
+      const current = inLocale.find((r) => r._status === 'draft') ?? inLocale[0];
+      if (!current) throw new RowsGone();
+      const { values, inverse } = await toStoredAttributes(engine, ctx.registry, ct, data, current);
+      const status = current._status as 'draft' | 'published';
+      await checkUnique(engine, ct, { ...current, ...values }, { documentId, locale, status });
+      next = { ...current, ...values, updatedAt: now(ctx) };
+      if (!ct.draftAndPublish) next.publishedAt = next.updatedAt;
+      delete next._id;
+      await engine.replaceOne(ct.collectionName, { id: current.id }, next);
+      if (ct.draftAndPublish && !draft) await publishRow(ctx, next);
+      await afterWrite(ctx, documentId, values, inverse, draft);
+      await runHook(ctx.hooks, 'afterUpdate', { uid: ct.uid, documentId, data, locale });
+    });
+  } catch (error) {
+    throw uniqueViolation(ct, error, next);
+  }
   return true;
 }
 
 /** Replaces the published row of (documentId, locale) by a fresh copy of `draftRow` (new id). */
-export async function publishRow(ctx: WriteContext, draftRow: Row): Promise<void> {
+async function publishRow(ctx: WriteContext, draftRow: Row): Promise<void> {
   const { ct, engine } = ctx;
   await runHook(ctx.hooks, 'beforePublish', { uid: ct.uid, documentId: draftRow.documentId as string, locale: draftRow.locale as string | null });
   const { _id, ...rest } = draftRow;
@@ -109,6 +141,25 @@ export async function publishRow(ctx: WriteContext, draftRow: Row): Promise<void
   const published: Row = { ...copy, id: await engine.nextId(ct.collectionName), _status: 'published', publishedAt: now(ctx) };
   await engine.insertMany(ct.collectionName, [published]);
   await runHook(ctx.hooks, 'afterPublish', { uid: ct.uid, documentId: rest.documentId as string, locale: rest.locale as string | null });
+}
+
+/**
+ * Publishes the draft of (documentId, locale): read and published in one transaction, so a retried transaction
+ * publishes the draft as it is then. Returns false without a draft.
+ */
+export async function publishDraft(ctx: WriteContext, documentId: string, locale: string | null): Promise<boolean> {
+  const { ct, engine } = ctx;
+  let draft: Row | undefined;
+  try {
+    return await engine.transaction(async () => {
+      [draft] = await engine.find(ct.collectionName, { documentId, ...(ct.localized ? { locale } : {}), _status: 'draft' });
+      if (!draft) return false;
+      await publishRow(ctx, draft);
+      return true;
+    });
+  } catch (error) {
+    throw uniqueViolation(ct, error, draft);
+  }
 }
 
 /** Non-localized attribute values of an existing localization, copied into a new one. */

@@ -11,6 +11,12 @@ export interface IndexSpec {
   keys: Record<string, 1 | -1>;
   unique?: boolean;
   name: string;
+  /**
+   * Only rows matching this filter are indexed (MongoDB's `partialFilterExpression`): a unique index then only
+   * constrains those rows. Engines support `{ <field>: { $type: <type> } }` conditions (joined by `$and`), which
+   * MongoDB allows in every version (https://www.mongodb.com/docs/manual/core/index-partial/).
+   */
+  partialFilter?: Filter;
 }
 
 export interface FindOptions {
@@ -54,9 +60,17 @@ export interface Engine {
   /** Replaces the first row matching `filter` with `row` (its `_id` is kept). */
   replaceOne(collection: string, filter: Filter, row: Row): Promise<number>;
   deleteMany(collection: string, filter: Filter): Promise<number>;
-  /** Next value(s) of the integer id sequence of `collection` (a counters collection). Returns the first. */
+  /**
+   * Next value(s) of the integer id sequence of `collection` (a counters collection). Returns the first. Never part
+   * of the caller's transaction: ids are not given back when it rolls back or is retried (gaps), and concurrent
+   * writers of one collection do not conflict on its counter.
+   */
   nextId(collection: string, count?: number): Promise<number>;
-  /** Runs `fn` atomically; on the memory engine writes are serialized, on MongoDB a transaction is used when available. */
+  /**
+   * Runs `fn` atomically: every write of `fn` or none. The memory engine runs one transaction at a time; MongoDB
+   * runs a transaction and retries it on `TransientTransactionError` (so `fn` may run more than once: it must be
+   * repeatable). Nested calls join the outer transaction.
+   */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 /**
- * Thrown at startup by `createContentRouter` when the options or the content-type definitions are wrong.
+ * Thrown at startup by `createContentRouter` when the options or the content-type definitions are wrong (and,
+ * through `router.ready`, by an engine whose deployment cannot keep its guarantees: `CR_NO_TRANSACTIONS`).
  * Every code is listed in `docs/errors.md`.
  */
 export type ConfigurationErrorCode =
@@ -12,7 +13,8 @@ export type ConfigurationErrorCode =
   | 'CR_MORPH_RELATION'
   | 'CR_DUPLICATE_API_ID'
   | 'CR_RESERVED_ATTRIBUTE'
-  | 'CR_INVALID_LOCALES';
+  | 'CR_INVALID_LOCALES'
+  | 'CR_NO_TRANSACTIONS';
 
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';

@@ -8,7 +8,6 @@ import type { Query, QueryContext } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { readDataPayload } from '../schema/validate-body';
 import { methodNotAllowed } from './error-handler';
-import { createKeyedLock, type KeyedLock } from './keyed-lock';
 import { getAbility, rawQueryString } from './request-context';
 import { sendData, sendList } from './send';
 
@@ -24,10 +23,9 @@ export interface ContentRoutesDeps {
  * default; the HTTP router passes itself so that requests do not go through a nested router).
  */
 export function contentRoutes(deps: ContentRoutesDeps, router: Router = Router()): Router {
-  const singleTypeLock = createKeyedLock();
   for (const ct of deps.registry.contentTypes.values()) {
     if (ct.internal) continue;
-    const c = controllers(deps, ct, singleTypeLock);
+    const c = controllers(deps, ct);
     if (ct.kind === 'collectionType') {
       router.route(`/${ct.pluralName}`).get(c.find).post(c.create).all(methodNotAllowed(['GET', 'POST']));
       router.route(`/${ct.pluralName}/:documentId`).get(c.findOne).put(c.update).delete(c.delete).all(methodNotAllowed(['GET', 'PUT', 'DELETE']));
@@ -38,7 +36,7 @@ export function contentRoutes(deps: ContentRoutesDeps, router: Router = Router()
   return router;
 }
 
-function controllers(deps: ContentRoutesDeps, ct: ContentType, lock: KeyedLock) {
+function controllers(deps: ContentRoutesDeps, ct: ContentType) {
   const { registry } = deps;
   // One document service per ability (the abilities of API tokens and of the Public role are built once).
   const services = new WeakMap<Ability, Documents>();
@@ -122,21 +120,13 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType, lock: KeyedLock) 
     updateSingle: handle(async (req, res) => {
       const docs = guard(req, 'update');
       const data = readDataPayload(req.body);
-      const options = writeOptions(req);
-      // Find-or-create under a lock: two concurrent PUTs on a missing single type must not create two documents.
-      const doc = await lock(ct.uid, async () => {
-        const documentId = await docs.anyDocumentId();
-        return documentId ? docs.update(documentId, data, options) : docs.create(data, options);
-      });
+      // Find-or-create in the document service: the database keeps it to one document per single type.
+      const doc = await docs.upsertSingle(data, writeOptions(req));
       sendData(req, res, registry, ct, 200, doc, {});
     }),
     deleteSingle: handle(async (req, res) => {
       const docs = guard(req, 'delete');
-      const { locale } = writeOptions(req);
-      await lock(ct.uid, async () => {
-        const documentId = await docs.anyDocumentId();
-        if (documentId) await docs.delete(documentId, { locale });
-      });
+      await docs.deleteSingle({ locale: writeOptions(req).locale });
       res.status(204).end();
     }),
   };

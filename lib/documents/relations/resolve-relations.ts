@@ -46,11 +46,11 @@ export async function resolveOwningValue(
   payload: unknown,
 ): Promise<string | string[] | null> {
   const p = normalizeRelationPayload(payload);
-  const [set, connect, disconnect] = await Promise.all([
-    p.set ? resolveRefs(engine, registry, attribute.target, p.set) : Promise.resolve(undefined),
-    resolveRefs(engine, registry, attribute.target, p.connect),
-    resolveRefs(engine, registry, attribute.target, p.disconnect),
-  ]);
+  // One after another: these reads run in the write's transaction, and operations of one session must not run in
+  // parallel (the driver's ClientSession.withTransaction: "Promise.all ... inside a transaction is undefined behaviour").
+  const set = p.set ? await resolveRefs(engine, registry, attribute.target, p.set) : undefined;
+  const connect = await resolveRefs(engine, registry, attribute.target, p.connect);
+  const disconnect = await resolveRefs(engine, registry, attribute.target, p.disconnect);
   const before = Array.isArray(current) ? (current as string[]) : typeof current === 'string' ? [current] : [];
   const next = applyRelationPayload(before, {
     set,

@@ -30,6 +30,8 @@ export const COUNTERS = 'counters';
 interface TxState {
   saved: Map<string, Row[]>;
   ops: JournalOp[];
+  /** Counter bumps: journaled even when the transaction rolls back (ids are never handed out twice). */
+  kept: JournalOp[];
 }
 
 const noop = (): void => undefined;
@@ -154,6 +156,10 @@ class MemoryEngine implements Engine {
     return removed;
   }
 
+  /**
+   * Like MongoDB's engine, which allocates ids outside the caller's transaction: a rollback does not give the
+   * ids back (gaps), so both engines hand out the same ids for the same history.
+   */
   async nextId(collection: string, count = 1): Promise<number> {
     let seq = 0;
     await this.write(COUNTERS, (col) => {
@@ -163,7 +169,7 @@ class MemoryEngine implements Engine {
       if (prev) col.replace(prev, next);
       else col.insert(next);
       return [{ op: 'put', c: COUNTERS, rows: [next] }];
-    }, false);
+    }, { count: false, keep: true });
     return seq - count + 1;
   }
 
@@ -184,7 +190,7 @@ class MemoryEngine implements Engine {
   }
 
   private async runTransaction<T>(fn: () => Promise<T>): Promise<T> {
-    const tx: TxState = { saved: new Map(), ops: [] };
+    const tx: TxState = { saved: new Map(), ops: [], kept: [] };
     const run = (async () => {
       try {
         const result = await this.txScope.run(tx, fn);
@@ -192,6 +198,7 @@ class MemoryEngine implements Engine {
         return result;
       } catch (error) {
         for (const [name, rows] of tx.saved) this.collection(name).restore(rows);
+        if (tx.kept.length && this.file) await this.file.commit(tx.kept).catch((e: unknown) => debug('counter journal failed: %O', e));
         throw error;
       }
     })();
@@ -205,15 +212,20 @@ class MemoryEngine implements Engine {
     }
   }
 
-  /** Applies one write inside the current transaction, or in a transaction of its own. */
-  private async write(collection: string, apply: (col: MemoryCollection) => JournalOp[], count = true): Promise<void> {
+  /**
+   * Applies one write inside the current transaction, or in a transaction of its own. `count`: counted in
+   * `stats.write`; `keep`: survives a rollback of the transaction (counters).
+   */
+  private async write(collection: string, apply: (col: MemoryCollection) => JournalOp[], options: { count?: boolean; keep?: boolean } = {}): Promise<void> {
     await this.ready();
-    if (count) this.stats.write++;
+    if (options.count !== false) this.stats.write++;
     const run = async (): Promise<void> => {
       const tx = this.txScope.getStore()!;
       const col = this.collection(collection);
-      if (!tx.saved.has(collection)) tx.saved.set(collection, col.save());
-      tx.ops.push(...apply(col));
+      if (!options.keep && !tx.saved.has(collection)) tx.saved.set(collection, col.save());
+      const ops = apply(col);
+      tx.ops.push(...ops);
+      if (options.keep) tx.kept.push(...ops);
     };
     if (this.txScope.getStore()) return run();
     return this.transaction(run);

@@ -1,10 +1,11 @@
-import type { Document } from 'mongodb';
+import type { CreateIndexesOptions, Document } from 'mongodb';
 import type { IndexSpec } from '../types';
+import { createIndexOptions } from './create-index-options';
 
 /** The part of a driver `Db` that {@link ensureIndex} uses (a fake one in unit tests). */
 export interface IndexingDb {
   collection(name: string): {
-    createIndex(keys: Record<string, 1 | -1>, options: { name: string; unique?: boolean }): Promise<string>;
+    createIndex(keys: Record<string, 1 | -1>, options: CreateIndexesOptions): Promise<string>;
     dropIndex(name: string): Promise<unknown>;
     listIndexes(): { toArray(): Promise<Document[]> };
   };
@@ -23,15 +24,14 @@ const INDEX_NOT_FOUND = 27;
  * (https://www.mongodb.com/docs/manual/reference/method/db.collection.createIndex/). MongoDB cannot modify an
  * index: "To modify an existing index, you need to drop and recreate the index"
  * (https://www.mongodb.com/docs/manual/core/indexes/manage-indexes/, "Modify an Index"). So the index holding
- * the name or the keys is dropped (reported through `log`) and created again. `unique: false` is never sent: MongoDB 5.0 before
- * 5.0.28 took an explicit `unique: false` for a different definition than none (SERVER-91562).
+ * the name or the keys is dropped (reported through `log`) and created again, with the options of {@link createIndexOptions}.
  *
  * @example
  * await ensureIndex(db, 'articles', { name: 'id', keys: { id: 1 }, unique: true });
  */
 export async function ensureIndex(db: IndexingDb, collection: string, spec: IndexSpec, log: (message: string) => void): Promise<void> {
   const target = db.collection(collection);
-  const options = spec.unique ? { name: spec.name, unique: true } : { name: spec.name };
+  const options = createIndexOptions(spec);
   try {
     await target.createIndex(spec.keys, options);
     return;

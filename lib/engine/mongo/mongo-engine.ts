@@ -2,11 +2,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ClientSession, Db, Document } from 'mongodb';
 import type { Connection } from 'mongoose';
 import type { Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
-import { ensureIndex } from './ensure-index';
 import { awaitConnection, DEFAULT_CONNECT_WAIT_MS } from './await-connection';
+import { ensureIndex } from './ensure-index';
 import { fromBson } from './from-bson';
 import { loadMongoose, type Mongoose } from './load-mongoose';
 import { mapMongoError } from './map-mongo-error';
+import { DEFAULT_TRANSACTION_RETRY_MS, runTransaction } from './run-transaction';
+import { assertTransactionsOption, checkTransactions } from './transaction-support';
 
 /**
  * The part of a mongoose `Connection` the engine relies on. Declared structurally so that the published types
@@ -30,10 +32,19 @@ export interface MongoEngineOptions {
   /** A MongoDB connection string; the engine opens the connection and closes it in `close()`. */
   uri?: string;
   /**
-   * Whether `transaction(fn)` uses a MongoDB transaction: `'auto'` (default) when the server is a replica set
-   * or a sharded cluster, which are the deployments that support them; a standalone server runs fn without one.
+   * `true` (default): every write runs in a MongoDB transaction, and a deployment without transactions (a
+   * standalone `mongod`) is refused at start-up (`router.ready` rejects, saying how to run a one-node replica set).
+   * `false`: UNSAFE, writes run without transactions (a failing write keeps what it wrote before failing;
+   * uniqueness and single types are only as safe as the unique indexes make them); a process warning
+   * (`CONTENT_ROUTER_UNSAFE_WRITES`) is emitted at start-up.
    */
-  transactions?: 'auto' | boolean;
+  transactions?: boolean;
+  /**
+   * How long (ms) a transaction that failed with a `TransientTransactionError` (a write conflict, an election) or
+   * whose commit result is unknown may still be retried, counted from its first attempt. Default 120000, the bound
+   * of the driver's `withTransaction`.
+   */
+  transactionRetryMs?: number;
   /**
    * How long start-up waits for the connection to open, in ms; default 30000. After it, `init` (and with it
    * `router.ready`) rejects with a message naming the connection's state; requests answer 503 meanwhile.
@@ -55,6 +66,7 @@ export function mongoEngine(options: MongoEngineOptions): Engine {
   if (!options.connection === !options.uri) throw new Error('mongoEngine: pass exactly one of `connection` or `uri`');
   const wait = options.connectWaitMS;
   if (wait !== undefined && !(Number.isInteger(wait) && wait > 0)) throw new Error('mongoEngine: `connectWaitMS` must be a positive integer (ms)');
+  assertTransactionsOption(options.transactions);
   return new MongoEngine(options);
 }
 
@@ -137,14 +149,16 @@ class MongoEngine implements Engine {
     return result.deletedCount;
   }
 
+  /**
+   * Never in the caller's transaction: a counter bumped inside transactions would make every concurrent writer of
+   * a collection write-conflict on its one counter document. Alone, the `$inc` of one document is atomic
+   * (https://www.mongodb.com/docs/manual/core/write-operations-atomicity/), so ids stay unique; ids of a
+   * transaction that is rolled back or retried are simply not used (gaps).
+   */
   async nextId(collection: string, count = 1): Promise<number> {
     const { db } = await this.ready();
     const counters = db.collection<{ _id: string; seq: number }>(COUNTERS);
-    const doc = await counters.findOneAndUpdate(
-      { _id: collection },
-      { $inc: { seq: count } },
-      { upsert: true, returnDocument: 'after', ...this.sessionOption() },
-    );
+    const doc = await counters.findOneAndUpdate({ _id: collection }, { $inc: { seq: count } }, { upsert: true, returnDocument: 'after' });
     if (!doc) throw new Error(`mongoEngine: the counter of ${collection} could not be incremented`);
     return doc.seq - count + 1;
   }
@@ -155,13 +169,8 @@ class MongoEngine implements Engine {
     if (!transactional) return this.scope.run(null, fn);
     const session = connection.getClient().startSession();
     try {
-      session.startTransaction();
-      const result = await this.scope.run(session, fn);
-      await session.commitTransaction();
-      return result;
-    } catch (error) {
-      if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
-      throw error;
+      const retryMs = this.options.transactionRetryMs ?? DEFAULT_TRANSACTION_RETRY_MS;
+      return await runTransaction(session, () => this.scope.run(session, fn), { retryMs });
     } finally {
       await session.endSession();
     }
@@ -211,16 +220,9 @@ class MongoEngine implements Engine {
       throw error;
     }
     const db = connection.db!;
-    const setting = this.options.transactions ?? 'auto';
-    const transactional = setting === 'auto' ? await supportsTransactions(db) : setting;
+    const transactional = await checkTransactions(db, this.options.transactions);
     return { mongoose, connection, db, transactional };
   }
-}
-
-/** Replica sets (`setName`) and mongos routers (`msg: 'isdbgrid'`) support multi-document transactions. */
-async function supportsTransactions(db: Db): Promise<boolean> {
-  const hello = await db.admin().command({ hello: 1 });
-  return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
 }
 
 function ignoreNamespaceExists(error: unknown): void {

@@ -1,0 +1,61 @@
+import type { MongooseConnectionLike } from '../../../lib/engine/mongo/mongo-engine';
+
+/** A driver error as the server sends it: a code and error labels (`MongoError.hasErrorLabel` reads them). */
+export function labelled(message: string, labels: string[], code = 112): Error {
+  return Object.assign(new Error(message), { code, errorLabels: labels, hasErrorLabel: (l: string) => labels.includes(l) });
+}
+
+/** What the fake records: the order of session calls and of writes, with the session each write carried. */
+export interface FakeLog {
+  events: string[];
+  sessions: number;
+}
+
+export interface FakeOptions {
+  /** The `hello` answer (default: a replica set member). */
+  hello?: Record<string, unknown>;
+  /** Called for every insertMany; throw to fail it. */
+  onInsert?: (docs: unknown[], withSession: boolean) => void;
+  /** Called for every commit; throw to fail it. */
+  onCommit?: () => void;
+}
+
+/**
+ * A mongoose connection with just enough of the driver (a client with sessions, `db.admin().command`,
+ * `collection().insertMany` / `findOneAndUpdate`) to run the engine's transaction logic without a server.
+ */
+export function fakeConnection(options: FakeOptions = {}): { connection: MongooseConnectionLike; log: FakeLog } {
+  const log: FakeLog = { events: [], sessions: 0 };
+  let inTransaction = false;
+  let seq = 0;
+  const session = {
+    startTransaction: () => { inTransaction = true; log.events.push('start'); },
+    commitTransaction: async () => {
+      log.events.push('commit');
+      options.onCommit?.();
+      inTransaction = false;
+    },
+    abortTransaction: async () => { inTransaction = false; log.events.push('abort'); },
+    inTransaction: () => inTransaction,
+    endSession: async () => { log.events.push('end'); },
+  };
+  const collection = () => ({
+    insertMany: async (docs: unknown[], o: { session?: unknown } = {}) => {
+      log.events.push(o.session ? 'insert:session' : 'insert');
+      options.onInsert?.(docs, Boolean(o.session));
+      return { insertedCount: docs.length };
+    },
+    findOneAndUpdate: async (_filter: unknown, update: { $inc: { seq: number } }, o: { session?: unknown } = {}) => {
+      log.events.push(o.session ? 'nextId:session' : 'nextId');
+      seq += update.$inc.seq;
+      return { _id: 'x', seq };
+    },
+  });
+  const db = {
+    admin: () => ({ command: async () => options.hello ?? { setName: 'rs0', isWritablePrimary: true } }),
+    collection,
+  };
+  const client = { startSession: () => { log.sessions++; return session; } };
+  const connection = { readyState: 1, asPromise: async () => connection, getClient: () => client, db };
+  return { connection, log };
+}

@@ -1,15 +1,36 @@
-import type { Engine, Filter, Pipeline } from '../engine';
+import type { AggregateOptions, Engine, Filter, Pipeline } from '../engine';
 import { formatDocument, type Selection } from '../format';
 import { compileFind, compileFindOne, compileFindOnePage } from '../pipeline';
 import { deepFreeze } from '../query';
 import type { Pagination, Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { logPipeline } from './log';
+import { populateMeter, readLimitError } from './populate-budget';
 
 type Row = Record<string, unknown>;
 
-/** The rows are only formatted, and formatDocument copies every stored value it keeps. */
-const READ_ONLY = { readOnly: true } as const;
+/**
+ * The options of a read's aggregate: read-only (the rows are only formatted, and formatDocument copies every
+ * stored value it keeps) and the populate budget (documents/populate-budget), counted by the engine while joining
+ * and on every result row. `pageOf`: the page rows of one result row.
+ */
+function readOptions(query: Query, pageOf?: (row: Row) => readonly Row[]): AggregateOptions {
+  const onRow = populateMeter(query, pageOf);
+  const max = query.maxPopulatedRows;
+  return { readOnly: true, ...(max === undefined ? {} : { maxPopulatedRows: max }), ...(onRow ? { onRow } : {}) };
+}
+
+/** The engine's read, a ReadLimitError answered as a 400 ValidationError (populate-budget's readLimitError). */
+async function aggregate(engine: Engine, collection: string, pipeline: Pipeline, options: AggregateOptions): Promise<Row[]> {
+  try {
+    return await engine.aggregate(collection, pipeline, options);
+  } catch (error) {
+    throw readLimitError(error);
+  }
+}
+
+/** The page of the list pipeline's one result row (compileFind's `$facet`). */
+const facetPage = (row: Row): readonly Row[] => (Array.isArray(row.data) ? (row.data as Row[]) : []);
 
 export type PaginationMeta =
   | { page: number; pageSize: number; pageCount?: number; total?: number }
@@ -91,7 +112,7 @@ export async function findMany(registry: Registry, engine: Engine, ct: ContentTy
     ? compileFind(registry, ct, query, { match })
     : compiledFor(listPipelines, registry, ct, query, () => compileFind(registry, ct, query));
   const started = Date.now();
-  const [result] = (await engine.aggregate(ct.collectionName, pipeline, READ_ONLY)) as [{ data?: Row[]; total?: { count: number }[] }?];
+  const [result] = (await aggregate(engine, ct.collectionName, pipeline, readOptions(query, facetPage))) as [{ data?: Row[]; total?: { count: number }[] }?];
   logPipeline(ct.collectionName, pipeline, started);
   const rows = result?.data ?? [];
   const total = result?.total?.[0]?.count ?? (query.pagination.withCount ? 0 : undefined);
@@ -103,7 +124,7 @@ export async function findOne(registry: Registry, engine: Engine, ct: ContentTyp
   const page = compiledFor(findOnePages, registry, ct, query, () => compileFindOnePage(registry, ct, query));
   const pipeline = compileFindOne(registry, ct, query, match, page);
   const started = Date.now();
-  const rows = await engine.aggregate(ct.collectionName, pipeline, READ_ONLY);
+  const rows = await aggregate(engine, ct.collectionName, pipeline, readOptions(query));
   logPipeline(ct.collectionName, pipeline, started);
   const row = rows[0];
   return row ? formatDocument(registry, ct.uid, row, query) : null;

@@ -33,6 +33,18 @@ export interface AggregateOptions {
    * rows whose nested objects are shared with its storage instead of deep copies. Such rows must never be mutated.
    */
   readonly readOnly?: boolean;
+  /**
+   * The most rows the populate `$lookup`s of this read may join, all levels together (each joined row counted
+   * once per place it appears; lookups into a temporary field of a relation filter or sort are not populate).
+   * The memory engine counts while it joins and stops at the first row over the limit; on MongoDB the compiler
+   * bounds each join (`$limit`) and the caller counts the result (`onRow`). Over it: a {@link ReadLimitError}.
+   */
+  readonly maxPopulatedRows?: number;
+  /**
+   * Called on every result row as it is read, before the next one is (MongoDB: as the cursor is consumed). It may
+   * throw to stop the read: the engine then stops reading (closing the cursor) and rejects with that error.
+   */
+  readonly onRow?: (row: Row) => void;
 }
 
 /** Counts engine calls, so tests can assert "one aggregate per GET". */
@@ -80,5 +92,17 @@ export class DuplicateKeyError extends Error {
   override name = 'DuplicateKeyError';
   constructor(readonly collection: string, readonly index: string) {
     super(`duplicate key in ${collection} (${index})`);
+  }
+}
+
+/**
+ * A read stopped by one of its bounds: `populatedRows` (AggregateOptions.maxPopulatedRows: `path` is the populate
+ * path, outermost first, of the join that went over) or `time` (the server's time limit, MongoDB's
+ * `MaxTimeMSExpired`; `path` empty). The router answers it with a 400 ValidationError naming the limit.
+ */
+export class ReadLimitError extends Error {
+  override name = 'ReadLimitError';
+  constructor(readonly limit: 'populatedRows' | 'time', readonly max: number, readonly path: readonly string[] = []) {
+    super(limit === 'time' ? `the read exceeded its time limit of ${max} ms` : `populate ${path.join('.')} joins more than ${max} rows`);
   }
 }

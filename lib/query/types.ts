@@ -66,6 +66,11 @@ export interface Query {
   /** A configured locale, '*' for all, or undefined when the type is not localized. */
   readonly locale?: string;
   readonly status: Status;
+  /**
+   * The most rows populate may join for this read, all levels together (`rest.maxPopulatedRows`); none when
+   * absent (queries built by host code). Over it, the read answers a 400 (docs/security.md).
+   */
+  readonly maxPopulatedRows?: number;
 }
 
 /** Who is asking: used by the parser to hide types the caller cannot `find`. */

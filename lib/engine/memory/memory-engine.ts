@@ -9,6 +9,7 @@ import { replayRecord, type JournalOp } from './journal-record';
 import { MemoryCollection } from './memory-collection';
 import { createContext } from './mingo-runtime';
 import { createObjectId } from './object-id';
+import { withRowMeter } from './row-meter';
 import { runOwned, type PipelineRuntime } from './run-pipeline';
 import { selectCandidates } from './select-candidates';
 
@@ -81,7 +82,8 @@ class MemoryEngine implements Engine {
     await this.readable();
     this.stats.aggregate++;
     const readOnly = options.readOnly === true;
-    const result = runOwned(this.runtime, this.collection(collection), pipeline, readOnly);
+    const result = withRowMeter(options.maxPopulatedRows, () => runOwned(this.runtime, this.collection(collection), pipeline, readOnly));
+    if (options.onRow) for (const row of result.rows) options.onRow(row);
     if (result.owned) return result.rows;
     return readOnly ? result.rows.slice() : deepCopy(result.rows);
   }

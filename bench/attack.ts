@@ -1,0 +1,109 @@
+/**
+ * `npm run bench:attack`: sends the hostile shapes of bench/attack-shapes.ts one at a time to the example app
+ * (memory engine, in this process) holding the conformance corpus's data, then 100,000 articles (bench/seed-blog),
+ * and prints, per request, the status, the time, the response bytes and the process's worst event-loop delay
+ * while it ran (`perf_hooks.monitorEventLoopDelay`). Not a test: the figures depend on the machine. See
+ * docs/security.md, "Hostile requests".
+ *
+ * Environment: ATTACK_SIZES (default "corpus,100000"), ATTACK_TIMEOUT (ms per request, default 120000),
+ * ATTACK_ONLY (a substring of the shape names to run).
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { Express } from 'express';
+import { createBlogApp } from '../examples/blog/app';
+import { blogTokens } from '../__tests__/helpers/conformance/start-blog-app';
+import { loadCorpus } from '../__tests__/helpers/conformance/load';
+import { replayCorpus } from '../__tests__/helpers/conformance/replay-corpus';
+import { memoryEngine } from '../lib';
+import { ATTACK_SHAPES, type AttackShape } from './attack-shapes';
+import { seedBlog } from './seed-blog';
+
+interface Measure {
+  status: number | string;
+  ms: number;
+  bytes: number;
+  worstDelayMs: number;
+  message: string;
+}
+
+const TIMEOUT = Number(process.env.ATTACK_TIMEOUT ?? 120_000);
+
+/** Reads the body without keeping it (a hostile answer may be gigabytes). */
+async function drain(res: Response): Promise<{ bytes: number; head: string }> {
+  let bytes = 0;
+  let head = '';
+  const reader = res.body?.getReader();
+  for (;;) {
+    const chunk = reader ? await reader.read() : { done: true as const, value: undefined };
+    if (chunk.done) break;
+    if (head.length < 400) head += Buffer.from(chunk.value).toString('utf8', 0, 400);
+    bytes += chunk.value.byteLength;
+  }
+  return { bytes, head };
+}
+
+async function send(base: string, shape: AttackShape, token: string): Promise<Measure> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  const body = shape.body?.();
+  const headers: Record<string, string> = shape.token ? { authorization: `Bearer ${token}` } : {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  histogram.enable();
+  const started = performance.now();
+  try {
+    const res = await fetch(base + shape.path, { method: shape.method, headers, body, signal: AbortSignal.timeout(TIMEOUT) });
+    const { bytes, head } = await drain(res);
+    const message = /"message":"([^"]*)"/.exec(head)?.[1] ?? '';
+    return { status: res.status, ms: performance.now() - started, bytes, worstDelayMs: histogram.max / 1e6, message };
+  } catch (error) {
+    return { status: `error (${(error as Error).name})`, ms: performance.now() - started, bytes: 0, worstDelayMs: histogram.max / 1e6, message: String((error as Error).message) };
+  } finally {
+    histogram.disable();
+  }
+}
+
+async function listen(app: Express): Promise<{ server: Server; base: string }> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** The example app on a free port, loaded with the corpus (replayed over HTTP) or `size` generated articles. */
+async function startApp(size: string): Promise<{ base: string; close(): Promise<void> }> {
+  const engine = memoryEngine();
+  const blog = await createBlogApp({ seed: false, engine });
+  const { server, base } = await listen(blog.app);
+  const started = Date.now();
+  if (size === 'corpus') {
+    await replayCorpus(loadCorpus(), base, blogTokens());
+  } else {
+    await seedBlog(engine, { articles: Number(size), authors: 10_000, categories: 1_000, files: 100 });
+  }
+  console.log(`\n## ${size === 'corpus' ? 'conformance corpus data' : `${size} articles`} (loaded in ${Date.now() - started} ms)\n`);
+  return { base, close: async () => { server.closeAllConnections(); server.close(); await blog.close(); } };
+}
+
+const row = (cells: readonly (string | number)[]): string => `| ${cells.join(' | ')} |`;
+
+async function main(): Promise<void> {
+  const sizes = (process.env.ATTACK_SIZES ?? 'corpus,100000').split(',').map((s) => s.trim()).filter(Boolean);
+  const only = process.env.ATTACK_ONLY;
+  const token = blogTokens().fullToken;
+  for (const size of sizes) {
+    const app = await startApp(size);
+    console.log(row(['request', 'status', 'time (ms)', 'response bytes', 'worst event-loop delay (ms)', 'message']));
+    console.log(row(['---', '---', '---:', '---:', '---:', '---']));
+    for (const shape of ATTACK_SHAPES) {
+      if (only && !shape.name.includes(only)) continue;
+      const m = await send(app.base, shape, token);
+      console.log(row([shape.name, m.status, m.ms.toFixed(0), m.bytes, m.worstDelayMs.toFixed(1), m.message.slice(0, 90).replace(/\|/g, '\\|')]));
+    }
+    await app.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

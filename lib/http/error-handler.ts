@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import createDebug from 'debug';
+import { readLimitError } from '../documents/populate-budget';
 import { ApplicationError, NotFoundError } from '../errors';
 import { formatError } from '../format';
 
@@ -24,10 +25,13 @@ export function fromHttpClientError(err: unknown, fromParser = false): Applicati
   return e;
 }
 
-/** Renders every error as Strapi's envelope; unexpected ones are logged (debug) and answered as a bare 500. */
+/**
+ * Renders every error as Strapi's envelope; unexpected ones are logged (debug) and answered as a bare 500. A read
+ * stopped by its limits (the engine's ReadLimitError, e.g. a write's find over `maxTimeMS`) is a 400.
+ */
 export const errorHandler: ErrorRequestHandler = (err, _req, res, next) => {
   if (res.headersSent) return next(err);
-  const { status, body } = formatError(fromHttpClientError(err) ?? err);
+  const { status, body } = formatError(fromHttpClientError(err) ?? readLimitError(err));
   if (status >= 500) debug('unexpected error: %O', err);
   if (body.error.details === undefined) delete body.error.details;
   res.status(status).json(body);

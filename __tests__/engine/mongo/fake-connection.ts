@@ -18,14 +18,29 @@ export interface FakeOptions {
   onInsert?: (docs: unknown[], withSession: boolean) => void;
   /** Called for every commit; throw to fail it. */
   onCommit?: () => void;
+  /** The documents every aggregate's cursor yields (default none). */
+  aggregateDocs?: Record<string, unknown>[];
+  /** Thrown by the aggregate's cursor once it has yielded `aggregateDocs`, by find's toArray and by countDocuments. */
+  readError?: Error;
+}
+
+/** The options each read was sent with, and whether the aggregate cursors were closed. */
+export interface FakeReads {
+  options: { op: string; options: Record<string, unknown> }[];
+  yielded: number;
+  closed: number;
 }
 
 /**
  * A mongoose connection with just enough of the driver (a client with sessions, `db.admin().command`,
  * `collection().insertMany` / `findOneAndUpdate`) to run the engine's transaction logic without a server.
  */
-export function fakeConnection(options: FakeOptions = {}): { connection: MongooseConnectionLike; log: FakeLog } {
+export function fakeConnection(options: FakeOptions = {}): { connection: MongooseConnectionLike; log: FakeLog; reads: FakeReads } {
   const log: FakeLog = { events: [], sessions: 0 };
+  const reads: FakeReads = { options: [], yielded: 0, closed: 0 };
+  const fail = (): void => {
+    if (options.readError) throw options.readError;
+  };
   let inTransaction = false;
   let seq = 0;
   const session = {
@@ -40,6 +55,33 @@ export function fakeConnection(options: FakeOptions = {}): { connection: Mongoos
     endSession: async () => { log.events.push('end'); },
   };
   const collection = () => ({
+    aggregate: (_pipeline: unknown, o: Record<string, unknown> = {}) => {
+      reads.options.push({ op: 'aggregate', options: o });
+      return {
+        async *[Symbol.asyncIterator]() {
+          try {
+            for (const doc of options.aggregateDocs ?? []) {
+              reads.yielded++;
+              yield doc;
+            }
+            fail();
+          } finally {
+            reads.closed++;
+          }
+        },
+      };
+    },
+    find: (_filter: unknown, o: Record<string, unknown> = {}) => {
+      reads.options.push({ op: 'find', options: o });
+      return { toArray: async () => { fail(); return []; } };
+    },
+    listIndexes: () => ({ toArray: async () => [] }),
+    createIndex: async (_keys: unknown, o: { name: string }) => o.name,
+    countDocuments: async (_filter: unknown, o: Record<string, unknown> = {}) => {
+      reads.options.push({ op: 'count', options: o });
+      fail();
+      return 0;
+    },
     insertMany: async (docs: unknown[], o: { session?: unknown } = {}) => {
       log.events.push(o.session ? 'insert:session' : 'insert');
       options.onInsert?.(docs, Boolean(o.session));
@@ -53,9 +95,11 @@ export function fakeConnection(options: FakeOptions = {}): { connection: Mongoos
   });
   const db = {
     admin: () => ({ command: async () => options.hello ?? { setName: 'rs0', isWritablePrimary: true } }),
+    listCollections: () => ({ toArray: async () => [] }),
+    createCollection: async () => undefined,
     collection,
   };
   const client = { startSession: () => { log.sessions++; return session; } };
-  const connection = { readyState: 1, asPromise: async () => connection, getClient: () => client, db };
-  return { connection, log };
+  const connection = { readyState: 1, asPromise: async () => connection, getClient: () => client, db, on: () => connection, removeListener: () => connection };
+  return { connection, log, reads };
 }

@@ -1,12 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ClientSession, Db, Document } from 'mongodb';
 import type { Connection } from 'mongoose';
-import type { Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
+import type { AggregateOptions, Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
 import { awaitConnection, DEFAULT_CONNECT_WAIT_MS } from './await-connection';
 import { ensureIndex } from './ensure-index';
 import { fromBson } from './from-bson';
 import { loadMongoose, type Mongoose } from './load-mongoose';
 import { mapMongoError } from './map-mongo-error';
+import { assertMaxTimeMS, DEFAULT_MAX_TIME_MS, mapTimeLimit } from './read-time-limit';
 import { DEFAULT_TRANSACTION_RETRY_MS, runTransaction } from './run-transaction';
 import { assertTransactionsOption, checkTransactions } from './transaction-support';
 
@@ -50,6 +51,12 @@ export interface MongoEngineOptions {
    * `router.ready`) rejects with a message naming the connection's state; requests answer 503 meanwhile.
    */
   connectWaitMS?: number;
+  /**
+   * The server's time limit of every read (aggregate, find, count), in ms; default 1000; 0: none. A read over it
+   * is stopped by the server (MaxTimeMSExpired) and answered 400 ("The query exceeded its time limit"). See
+   * read-time-limit.ts for why this default.
+   */
+  maxTimeMS?: number;
 }
 
 const COUNTERS = 'counters';
@@ -67,6 +74,7 @@ export function mongoEngine(options: MongoEngineOptions): Engine {
   const wait = options.connectWaitMS;
   if (wait !== undefined && !(Number.isInteger(wait) && wait > 0)) throw new Error('mongoEngine: `connectWaitMS` must be a positive integer (ms)');
   assertTransactionsOption(options.transactions);
+  assertMaxTimeMS(options.maxTimeMS);
   return new MongoEngine(options);
 }
 
@@ -100,23 +108,33 @@ class MongoEngine implements Engine {
     }
   }
 
-  async aggregate(collection: string, pipeline: Pipeline): Promise<Row[]> {
+  /** Reads the cursor row by row (AggregateOptions.onRow may stop it: the loop's exit closes the cursor). */
+  async aggregate(collection: string, pipeline: Pipeline, options: AggregateOptions = {}): Promise<Row[]> {
     this.stats.aggregate++;
     const { db } = await this.ready();
-    return fromBson(await db.collection(collection).aggregate<Row>(pipeline, this.sessionOption()).toArray());
+    const cursor = db.collection(collection).aggregate<Row>(pipeline, { ...this.sessionOption(), ...this.timeLimit() });
+    return this.timed(async () => {
+      const rows: Row[] = [];
+      for await (const doc of cursor) {
+        const row = fromBson(doc);
+        options.onRow?.(row);
+        rows.push(row);
+      }
+      return rows;
+    });
   }
 
   async find(collection: string, filter: Filter, options: FindOptions = {}): Promise<Row[]> {
     this.stats.find++;
     const { db } = await this.ready();
-    const cursor = db.collection(collection).find(filter, { ...this.sessionOption(), ...options });
-    return fromBson((await cursor.toArray()) as Row[]);
+    const cursor = db.collection(collection).find(filter, { ...this.sessionOption(), ...this.timeLimit(), ...options });
+    return this.timed(async () => fromBson((await cursor.toArray()) as Row[]));
   }
 
   async count(collection: string, filter: Filter): Promise<number> {
     this.stats.find++;
     const { db } = await this.ready();
-    return db.collection(collection).countDocuments(filter, this.sessionOption());
+    return this.timed(() => db.collection(collection).countDocuments(filter, { ...this.sessionOption(), ...this.timeLimit() }));
   }
 
   async insertMany(collection: string, rows: readonly Row[]): Promise<void> {
@@ -188,6 +206,20 @@ class MongoEngine implements Engine {
   private sessionOption(): { session?: ClientSession } {
     const session = this.scope.getStore();
     return session ? { session } : {};
+  }
+
+  private timeLimit(): { maxTimeMS?: number } {
+    const ms = this.options.maxTimeMS ?? DEFAULT_MAX_TIME_MS;
+    return ms > 0 ? { maxTimeMS: ms } : {};
+  }
+
+  /** A read whose MaxTimeMSExpired becomes the engine's ReadLimitError (read-time-limit). */
+  private async timed<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      throw mapTimeLimit(error, this.options.maxTimeMS ?? DEFAULT_MAX_TIME_MS);
+    }
   }
 
   private async mapped<T>(collection: string, write: () => Promise<T>): Promise<T> {

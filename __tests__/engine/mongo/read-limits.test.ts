@@ -1,0 +1,75 @@
+import express from 'express';
+import request from 'supertest';
+import { createContentRouter } from '../../../lib';
+import { mongoEngine, ReadLimitError } from '../../../lib/engine';
+import { DEFAULT_MAX_TIME_MS } from '../../../lib/engine/mongo/read-time-limit';
+import { httpComponents, httpContentTypes } from '../../fixtures/http-model';
+import { fakeConnection } from './fake-connection';
+
+/** MongoDB's answer to a read over its maxTimeMS (https://www.mongodb.com/docs/manual/reference/method/cursor.maxTimeMS/). */
+const maxTimeExpired = (): Error => Object.assign(new Error('operation exceeded time limit'), { code: 50, codeName: 'MaxTimeMSExpired' });
+
+describe('mongoEngine read limits: maxTimeMS', () => {
+  it.each([
+    ['the default', undefined, DEFAULT_MAX_TIME_MS],
+    ['an option', 250, 250],
+    ['0 (none)', 0, undefined],
+  ])('sends %s as the maxTimeMS of every aggregate, find and count', async (_name, maxTimeMS, sent) => {
+    const { connection, reads } = fakeConnection();
+    const engine = mongoEngine({ connection, ...(maxTimeMS === undefined ? {} : { maxTimeMS }) });
+    await engine.aggregate('articles', []);
+    await engine.find('articles', {});
+    await engine.count('articles', {});
+    expect(reads.options.map((r) => [r.op, r.options.maxTimeMS])).toEqual([['aggregate', sent], ['find', sent], ['count', sent]]);
+  });
+
+  it.each([-1, 1.5, '100'])('refuses maxTimeMS %p', (maxTimeMS) => {
+    const { connection } = fakeConnection();
+    expect(() => mongoEngine({ connection, maxTimeMS: maxTimeMS as number })).toThrow('`maxTimeMS` must be a non-negative integer');
+  });
+
+  it.each(['aggregate', 'find', 'count'] as const)('turns MaxTimeMSExpired (code 50) of %s into a ReadLimitError', async (op) => {
+    const { connection } = fakeConnection({ readError: maxTimeExpired() });
+    const engine = mongoEngine({ connection, maxTimeMS: 300 });
+    const read = op === 'aggregate' ? engine.aggregate('a', []) : op === 'find' ? engine.find('a', {}) : engine.count('a', {});
+    await expect(read).rejects.toBeInstanceOf(ReadLimitError);
+    await expect(read).rejects.toMatchObject({ limit: 'time', max: 300 });
+  });
+
+  it('keeps other server errors as they are', async () => {
+    const other = Object.assign(new Error('boom'), { code: 2 });
+    const { connection } = fakeConnection({ readError: other });
+    await expect(mongoEngine({ connection }).aggregate('a', [])).rejects.toBe(other);
+  });
+
+  it('answers a read over its time limit with a 400 ValidationError naming the limit, not a 5xx', async () => {
+    const { connection } = fakeConnection({ readError: maxTimeExpired() });
+    const router = createContentRouter({ contentTypes: httpContentTypes, components: httpComponents, engine: mongoEngine({ connection }) });
+    const app = express().use('/api', router);
+    const res = await request(app).get('/api/gadgets');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      name: 'ValidationError',
+      message: `The query exceeded its time limit of ${DEFAULT_MAX_TIME_MS} ms`,
+      details: { limit: 'maxTimeMS', option: 'mongoEngine({ maxTimeMS })', max: DEFAULT_MAX_TIME_MS },
+    });
+  });
+});
+
+describe('mongoEngine read limits: rows read one by one', () => {
+  it('calls onRow on each row as the cursor yields it, and stops reading (closing the cursor) when it throws', async () => {
+    const { connection, reads } = fakeConnection({ aggregateDocs: [{ n: 1 }, { n: 2 }, { n: 3 }] });
+    const engine = mongoEngine({ connection });
+    const seen: unknown[] = [];
+    const stop = new ReadLimitError('populatedRows', 1, ['categories']);
+    const read = engine.aggregate('a', [], { onRow: (row) => { seen.push(row.n); if (row.n === 2) throw stop; } });
+    await expect(read).rejects.toBe(stop);
+    expect(seen).toEqual([1, 2]);
+    expect(reads).toMatchObject({ yielded: 2, closed: 1 });
+  });
+
+  it('returns every row when onRow accepts them', async () => {
+    const { connection } = fakeConnection({ aggregateDocs: [{ n: 1 }, { n: 2 }] });
+    await expect(mongoEngine({ connection }).aggregate('a', [], { onRow: () => undefined })).resolves.toEqual([{ n: 1 }, { n: 2 }]);
+  });
+});

@@ -72,6 +72,17 @@ export function runEngineContract(
         expect(await engine.find(A, { $and: [{ documentId: 'd2' }, { views: 0 }] })).toEqual([]);
       });
 
+      it('calls onRow on every result row in order, and rejects with what it throws', async () => {
+        await engine.insertMany(A, [1, 2, 3].map((i) => article(i)));
+        const seen: unknown[] = [];
+        const rows = await engine.aggregate(A, [{ $sort: { id: 1 } }], { onRow: (row) => seen.push(row.id) });
+        expect(rows.map((r) => r.id)).toEqual([1, 2, 3]);
+        expect(seen).toEqual([1, 2, 3]);
+        const stop = new Error('over budget');
+        const read = engine.aggregate(A, [{ $sort: { id: 1 } }], { onRow: (row) => { if (row.id === 2) throw stop; } });
+        await expect(read).rejects.toBe(stop);
+      });
+
       it('counts', async () => {
         await engine.insertMany(A, [1, 2, 3].map((i) => article(i)));
         expect(await engine.count(A, {})).toBe(3);

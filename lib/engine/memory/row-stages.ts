@@ -5,6 +5,7 @@ import { compileRowTest, isPlainField } from './match-rows';
 import type { MemoryCollection } from './memory-collection';
 import { mingoStages, type QueryOptions } from './mingo-runtime';
 import { slimAddFields } from './slim-stages';
+import { limitStage, minMaxStage, projectRefsStage } from './sort-key-stages';
 import { firstSorted, planSort } from './sort-rows';
 
 /** Variables bound by enclosing `$lookup`s (`let`). */
@@ -82,9 +83,10 @@ function compileStage(cx: StageContext, stage: Record<string, unknown>): StageFn
     ?? ((rows, _owned, vars) => ({ rows: mingoStages(cx.options, [stage], rows, vars), owned: false }));
   const fn = name === '$match' ? matchStage(cx, body)
     : name === '$sort' ? sortStage(body)
-    : name === '$addFields' || name === '$set' ? addFieldsStage(cx, body)
+    : name === '$limit' ? limitStage(body)
+    : name === '$addFields' || name === '$set' ? addFieldsStage(cx, body) ?? (isObject(body) ? minMaxStage(body, cx.copyRow) : null)
     : name === '$unset' ? unsetStage(cx, body)
-    : name === '$project' ? projectStage(body)
+    : name === '$project' ? projectStage(body) ?? (isObject(body) ? projectRefsStage(body) : null)
     : name === '$lookup' && isObject(body) ? cx.lookup(cx, body)
     : null;
   if (!fn) return fallback;

@@ -77,14 +77,22 @@ export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: P
         rows = mingo(rt, rows, [stage]);
         owned = false;
       } else {
-        const next = pipeline[i + 1];
+        // A relation sort's `$unset` of its temporary fields between the `$sort` and the page changes no order
+        // and no count: it runs on the page's rows only.
+        const unset = tempUnset(cx, pipeline[i + 1]);
+        const next = pipeline[unset ? i + 2 : i + 1];
         const limit = next ? onlyKey(next, '$limit') : undefined;
         const nextFacet = next ? pageFacet(next) : null;
-        if (nextFacet) {
+        if (nextFacet || (unset && isCount(limit) && limit > 0)) {
           const all = rows;
-          rows = [runFacet(cx, all, nextFacet, (k) => firstSorted(all, plan, k))];
-          owned = true;
-          i++;
+          const first = (k: number): RowSet => (unset ? unset(firstSorted(all, plan, k)) : { rows: firstSorted(all, plan, k), owned: false });
+          if (nextFacet) {
+            rows = [runFacet(cx, all, nextFacet, (k) => first(k).rows)];
+            owned = true;
+          } else {
+            ({ rows, owned } = first(limit as number));
+          }
+          i += unset ? 2 : 1;
         } else if (isCount(limit) && limit > 0) {
           rows = firstSorted(rows, plan, limit);
           i++;
@@ -127,6 +135,14 @@ function newStageContext(rt: PipelineRuntime, readOnly: boolean): StageContext {
     adoptRows: readOnly ? (rows) => rows : (rows) => deepCopy(rows),
     compiled: new WeakMap(),
   };
+}
+
+/** `{ $unset: [<temporary fields>] }` (`__s1`, `__sk1`...) compiled by row-stages, else null. */
+function tempUnset(cx: StageContext, stage: Stage | undefined): ((rows: Row[]) => RowSet) | null {
+  const names = stage ? onlyKey(stage, '$unset') : undefined;
+  if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string' && /^__[a-z]+[0-9]+$/.test(n))) return null;
+  const run = compileStages(cx, [stage!]);
+  return (rows) => run(rows, false, {});
 }
 
 function mingo(rt: PipelineRuntime, rows: readonly Row[], stages: Pipeline): Row[] {

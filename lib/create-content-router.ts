@@ -8,7 +8,7 @@ import { createHttpRouter } from './http/create-http-router';
 import { createEngineReadiness } from './http/engine-readiness';
 import type { UploadOptions } from './http/upload-routes';
 import { validateRouterOptions } from './options/validate-options';
-import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_POPULATED_ROWS } from './query/depth-limit';
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_JOINED_ROWS } from './query/depth-limit';
 
 /** Options of `createContentRouter`; see docs/options.md. */
 export interface ContentRouterOptions {
@@ -20,10 +20,10 @@ export interface ContentRouterOptions {
   engine?: Engine;
   /**
    * REST limits: `defaultLimit` 25 and `maxLimit` 100 (page sizes), `maxDepth` 10 (how many relations and
-   * components a populate tree or a sort path may go through; deeper is a 400), `maxPopulatedRows` 10000 (the
+   * components a populate tree or a sort path may go through; deeper is a 400), `maxJoinedRows` 10000 (the
    * most rows the populates of one read may join, all levels together; more is a 400 naming the populate path).
    */
-  rest?: { defaultLimit?: number; maxLimit?: number; maxDepth?: number; maxPopulatedRows?: number };
+  rest?: { defaultLimit?: number; maxLimit?: number; maxDepth?: number; maxJoinedRows?: number };
   /** Configured locales; default `{ locales: ['en'], defaultLocale: 'en' }`. */
   i18n?: Partial<I18nSettings>;
   /** API tokens, the Public role and the host app's own authentication. Without it every route is open. */
@@ -66,7 +66,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     defaultLimit: options.rest?.defaultLimit ?? 25,
     maxLimit: options.rest?.maxLimit ?? 100,
     maxDepth: options.rest?.maxDepth ?? DEFAULT_MAX_DEPTH,
-    maxPopulatedRows: options.rest?.maxPopulatedRows ?? DEFAULT_MAX_POPULATED_ROWS,
+    maxJoinedRows: options.rest?.maxJoinedRows ?? DEFAULT_MAX_JOINED_ROWS,
   };
   const service = createDocumentService({ registry, engine, rest, documentId: options.documentId, lifecycles: options.lifecycles });
   const auth = createAuth(options.auth, registry);

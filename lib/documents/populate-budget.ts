@@ -3,7 +3,7 @@ import { ValidationError } from '../errors';
 import type { PopulateMap, PopulateNode, Query } from '../query/types';
 
 /** The option that sets each read limit, named in the error's details. */
-const OPTION = { populatedRows: 'rest.maxPopulatedRows', time: 'mongoEngine({ maxTimeMS })' } as const;
+const OPTION = { joinedRows: 'rest.maxJoinedRows', time: 'mongoEngine({ maxTimeMS })' } as const;
 
 /**
  * The 400 a read stopped by one of its limits answers (a ReadLimitError of the engine, or of {@link populateMeter}):
@@ -21,15 +21,16 @@ export function readLimitError(error: unknown): unknown {
     });
   }
   const path = error.path.join('.');
-  return new ValidationError(`Invalid populate parameter: ${path || 'populate'} joins more than ${error.max} rows (the read's populate budget)`, {
-    key: error.path[0] ?? null, path, source: 'query', param: 'populate', limit: 'maxPopulatedRows', option: OPTION.populatedRows, max: error.max,
+  const what = error.param === 'sort' ? `sorting by a field of ${path || 'a relation'}` : path || 'populate';
+  return new ValidationError(`Invalid ${error.param} parameter: ${what} joins more than ${error.max} rows (the read's join budget)`, {
+    key: error.path[0] ?? null, path, source: 'query', param: error.param, limit: 'maxJoinedRows', option: OPTION.joinedRows, max: error.max,
   });
 }
 
 /**
  * Counts, row after row of a read's result (AggregateOptions.onRow), the rows its populate put in: every related
  * row or media file at any depth, inside components and dynamic zones too (a `count` populate counts none). Throws
- * a ReadLimitError naming the populate path where the total goes over `query.maxPopulatedRows`. On MongoDB it is
+ * a ReadLimitError naming the populate path where the total goes over `query.maxJoinedRows`. On MongoDB it is
  * what enforces the total (each join is only bounded by its `$limit`); on the memory engine it re-checks what the
  * engine counted while joining. `pageOf`: the rows of one result row (the page facet's `data`), default itself.
  *
@@ -37,12 +38,12 @@ export function readLimitError(error: unknown): unknown {
  * await engine.aggregate(collection, pipeline, { onRow: populateMeter(query) });
  */
 export function populateMeter(query: Query, pageOf: (row: Row) => readonly Row[] = (row) => [row]): ((row: Row) => void) | undefined {
-  const max = query.maxPopulatedRows;
+  const max = query.maxJoinedRows;
   if (max === undefined || Object.keys(query.populate).length === 0) return undefined;
   let count = 0;
   const add = (path: readonly string[], rows: number): void => {
     count += rows;
-    if (count > max) throw new ReadLimitError('populatedRows', max, path);
+    if (count > max) throw new ReadLimitError('joinedRows', max, path);
   };
   return (row) => {
     for (const item of pageOf(row)) walkMap(item, query.populate, [], add);

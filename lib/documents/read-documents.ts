@@ -16,8 +16,8 @@ type Row = Record<string, unknown>;
  */
 function readOptions(query: Query, pageOf?: (row: Row) => readonly Row[]): AggregateOptions {
   const onRow = populateMeter(query, pageOf);
-  const max = query.maxPopulatedRows;
-  return { readOnly: true, ...(max === undefined ? {} : { maxPopulatedRows: max }), ...(onRow ? { onRow } : {}) };
+  const max = query.maxJoinedRows;
+  return { readOnly: true, ...(max === undefined ? {} : { maxJoinedRows: max }), ...(onRow ? { onRow } : {}) };
 }
 
 /** The engine's read, a ReadLimitError answered as a 400 ValidationError (populate-budget's readLimitError). */

@@ -34,12 +34,13 @@ export interface AggregateOptions {
    */
   readonly readOnly?: boolean;
   /**
-   * The most rows the populate `$lookup`s of this read may join, all levels together (each joined row counted
-   * once per place it appears; lookups into a temporary field of a relation filter or sort are not populate).
-   * The memory engine counts while it joins and stops at the first row over the limit; on MongoDB the compiler
-   * bounds each join (`$limit`) and the caller counts the result (`onRow`). Over it: a {@link ReadLimitError}.
+   * The most rows the correlated `$lookup`s of this read may join, all levels together: populate (each joined row
+   * counted once per place it appears) and, in the memory engine, relation sorts (one join per sorted row; relation
+   * filters are not counted). The memory engine counts while it joins and stops at the first row over the limit;
+   * on MongoDB the compiler bounds each populate join (`$limit`) and the caller counts the result (`onRow`), and
+   * `maxTimeMS` bounds the rest. Over it: a {@link ReadLimitError}.
    */
-  readonly maxPopulatedRows?: number;
+  readonly maxJoinedRows?: number;
   /**
    * Called on every result row as it is read, before the next one is (MongoDB: as the cursor is consumed). It may
    * throw to stop the read: the engine then stops reading (closing the cursor) and rejects with that error.
@@ -96,13 +97,14 @@ export class DuplicateKeyError extends Error {
 }
 
 /**
- * A read stopped by one of its bounds: `populatedRows` (AggregateOptions.maxPopulatedRows: `path` is the populate
- * path, outermost first, of the join that went over) or `time` (the server's time limit, MongoDB's
- * `MaxTimeMSExpired`; `path` empty). The router answers it with a 400 ValidationError naming the limit.
+ * A read stopped by one of its bounds: `joinedRows` (AggregateOptions.maxJoinedRows: `path` is the populate
+ * path, outermost first, of the join that went over; `param` says whether that join is a populate or the join of
+ * a relation sort) or `time` (the server's time limit, MongoDB's `MaxTimeMSExpired`; `path` empty). The router
+ * answers it with a 400 ValidationError naming the limit.
  */
 export class ReadLimitError extends Error {
   override name = 'ReadLimitError';
-  constructor(readonly limit: 'populatedRows' | 'time', readonly max: number, readonly path: readonly string[] = []) {
-    super(limit === 'time' ? `the read exceeded its time limit of ${max} ms` : `populate ${path.join('.')} joins more than ${max} rows`);
+  constructor(readonly limit: 'joinedRows' | 'time', readonly max: number, readonly path: readonly string[] = [], readonly param: 'populate' | 'sort' = 'populate') {
+    super(limit === 'time' ? `the read exceeded its time limit of ${max} ms` : `${param} ${path.join('.')} joins more than ${max} rows`);
   }
 }

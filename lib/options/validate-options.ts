@@ -15,7 +15,7 @@ const schema = {
         defaultLimit: { type: 'integer', minimum: 1 },
         maxLimit: { type: 'integer', minimum: 1 },
         maxDepth: { type: 'integer', minimum: 1 },
-        maxPopulatedRows: { type: 'integer', minimum: 1 },
+        maxJoinedRows: { type: 'integer', minimum: 1 },
       },
     },
     i18n: { type: 'object' },

@@ -14,15 +14,15 @@ export interface CompileContext {
   readonly status: Status;
   /** The request's locale: a configured code, '*' or undefined (non-localized root type). */
   readonly locale: string | undefined;
-  /** Query.maxPopulatedRows: each to-many populate join stops after one row more (`$limit`); none when undefined. */
-  readonly maxPopulatedRows?: number;
+  /** Query.maxJoinedRows: each to-many populate join stops after one row more (`$limit`); none when undefined. */
+  readonly maxJoinedRows?: number;
   next(prefix: string): string;
 }
 
 /** Creates the context of one compile call (the counter is its only state). */
-export function createContext(registry: Registry, status: Status, locale: string | undefined, maxPopulatedRows?: number): CompileContext {
+export function createContext(registry: Registry, status: Status, locale: string | undefined, maxJoinedRows?: number): CompileContext {
   let n = 0;
-  return { registry, status, locale, ...(maxPopulatedRows === undefined ? {} : { maxPopulatedRows }), next: (prefix) => `${prefix}${++n}` };
+  return { registry, status, locale, ...(maxJoinedRows === undefined ? {} : { maxJoinedRows }), next: (prefix) => `${prefix}${++n}` };
 }
 
 /**

@@ -25,7 +25,7 @@ function root(registry: Registry, ct: ContentType, query: Query): Root {
   const requested = ct.localized ? (query.locale ?? registry.i18n.defaultLocale) : undefined;
   const locale = filtersLocale(query.filters) && ct.localized ? '*' : requested;
   return {
-    ctx: createContext(registry, query.status, requested, query.maxPopulatedRows),
+    ctx: createContext(registry, query.status, requested, query.maxJoinedRows),
     source: rootSourceLocale(ct, locale),
     scope: rootScope(ct, query.status, locale),
   };

@@ -50,7 +50,7 @@ export function relationLookup(ctx: CompileContext, join: RelationJoin, target: 
  * The pipeline run on the target rows of one populated relation: the scope `$match`es, the node's filters, its
  * order (node sort + id, else relation order by `$indexOfArray` on the stored array `$$ids` when `order` is
  * given, else id; none when the caller re-orders: `ordered` false), then `$count` when `count` is asked, else
- * `$limit: maxPopulatedRows + 1` (to-many, when the read has a budget), nested populate and the `fields` projection.
+ * `$limit: maxJoinedRows + 1` (to-many, when the read has a budget), nested populate and the `fields` projection.
  */
 function relationPipeline(ctx: CompileContext, join: RelationJoin, target: ContentType, node: PopulateNode, order: RelationJoin['order'], ordered: boolean): Stage[] {
   const stages: Stage[] = [...join.head];
@@ -75,7 +75,7 @@ function relationPipeline(ctx: CompileContext, join: RelationJoin, target: Conte
   if (temps.length > 0) stages.push({ $unset: temps });
   // One row over the read's populate budget is enough to know the join is over it: nested populates and the
   // server's work stop there (the engines and the reader count the total, see documents/populate-budget).
-  if (join.multi && ctx.maxPopulatedRows !== undefined) stages.push({ $limit: ctx.maxPopulatedRows + 1 });
+  if (join.multi && ctx.maxJoinedRows !== undefined) stages.push({ $limit: ctx.maxJoinedRows + 1 });
   stages.push(...compilePopulate(ctx, target, node.populate, join.rows));
   const project = compileProjection(node.fields, node.populate);
   if (project) stages.push(project);

@@ -16,12 +16,12 @@ export const DEFAULT_MAX_DEPTH = 10;
 export const MAX_SORT_KEYS = 50;
 
 /**
- * The most rows the populates of one read may join by default, all levels together (`rest.maxPopulatedRows`).
+ * The most rows the populates of one read may join by default, all levels together (`rest.maxJoinedRows`).
  * Populate through to-many relations multiplies at every level (a page of 25 articles, their categories, the
  * categories' articles...): without a bound, one anonymous request answered 1.5 GB after minutes. The conformance
  * corpus needs at most a few hundred; a page of 100 rows with populate=* and a dozen components each stays far below.
  */
-export const DEFAULT_MAX_POPULATED_ROWS = 10_000;
+export const DEFAULT_MAX_JOINED_ROWS = 10_000;
 
 /** The limit in force for this parse. */
 export function maxDepth(scope: ParseScope): number {

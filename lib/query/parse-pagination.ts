@@ -8,8 +8,8 @@ export interface RestLimits {
   readonly maxLimit: number;
   /** The most relations/components a populate tree or a sort path may go through; default 10. */
   readonly maxDepth?: number;
-  /** The most rows populate may join in one read (Query.maxPopulatedRows); none when undefined. */
-  readonly maxPopulatedRows?: number;
+  /** The most rows populate may join in one read (Query.maxJoinedRows); none when undefined. */
+  readonly maxJoinedRows?: number;
 }
 
 const MIXED = 'Cannot use both page & offset pagination in the same query';

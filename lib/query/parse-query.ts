@@ -69,6 +69,6 @@ export function parseQuery(input: ParseQueryInput): Query {
   const query: { -readonly [K in keyof Query]: Query[K] } = { sort, pagination, fields, populate, status: parseStatus(ct, raw.status) };
   if (filters) query.filters = filters;
   if (locale !== undefined) query.locale = locale;
-  if (input.rest.maxPopulatedRows !== undefined) query.maxPopulatedRows = input.rest.maxPopulatedRows;
+  if (input.rest.maxJoinedRows !== undefined) query.maxJoinedRows = input.rest.maxJoinedRows;
   return query;
 }

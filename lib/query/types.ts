@@ -67,10 +67,10 @@ export interface Query {
   readonly locale?: string;
   readonly status: Status;
   /**
-   * The most rows populate may join for this read, all levels together (`rest.maxPopulatedRows`); none when
+   * The most rows populate may join for this read, all levels together (`rest.maxJoinedRows`); none when
    * absent (queries built by host code). Over it, the read answers a 400 (docs/security.md).
    */
-  readonly maxPopulatedRows?: number;
+  readonly maxJoinedRows?: number;
 }
 
 /** Who is asking: used by the parser to hide types the caller cannot `find`. */

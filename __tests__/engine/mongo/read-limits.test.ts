@@ -61,7 +61,7 @@ describe('mongoEngine read limits: rows read one by one', () => {
     const { connection, reads } = fakeConnection({ aggregateDocs: [{ n: 1 }, { n: 2 }, { n: 3 }] });
     const engine = mongoEngine({ connection });
     const seen: unknown[] = [];
-    const stop = new ReadLimitError('populatedRows', 1, ['categories']);
+    const stop = new ReadLimitError('joinedRows', 1, ['categories']);
     const read = engine.aggregate('a', [], { onRow: (row) => { seen.push(row.n); if (row.n === 2) throw stop; } });
     await expect(read).rejects.toBe(stop);
     expect(seen).toEqual([1, 2]);

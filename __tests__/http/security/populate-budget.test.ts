@@ -9,7 +9,7 @@ import { testEngine } from '../../helpers/test-engine';
 /**
  * Issue 11: populate through to-many relations multiplies at every level (the 8-level
  * `categories.articles.categories...` of a page answered 1.5 GB after a minute). Every read has a budget of
- * populated rows (`rest.maxPopulatedRows`, default 10000, all levels together): over it, a 400 ValidationError
+ * populated rows (`rest.maxJoinedRows`, default 10000, all levels together): over it, a 400 ValidationError
  * naming the populate path and the limit, at once. Legitimate deep populates stay well inside it.
  *
  * Data (bench/seed-blog, through the engine): 300 articles (a draft and a published row each) with 2 of 3
@@ -23,13 +23,13 @@ interface Blog {
   router: ContentRouter;
 }
 
-async function blogApp(engine: Engine, maxPopulatedRows?: number): Promise<Blog> {
+async function blogApp(engine: Engine, maxJoinedRows?: number): Promise<Blog> {
   const router = createContentRouter({
     contentTypes: model.contentTypes,
     components: model.components,
     engine,
     i18n: { locales: model.permissions.locales.all, defaultLocale: model.permissions.locales.default },
-    rest: maxPopulatedRows === undefined ? {} : { maxPopulatedRows },
+    rest: maxJoinedRows === undefined ? {} : { maxJoinedRows },
     auth: { apiTokens: [{ name: 'full', type: 'full-access', accessKey: token }] },
     upload: false,
   });
@@ -56,12 +56,12 @@ function expectOverBudget(res: request.Response, max: number, within: string): v
   expectStrapiError(res, 400, 'ValidationError');
   expect(res.body.error.message).toMatch(new RegExp(`^Invalid populate parameter: \\S+ joins more than ${max} rows`));
   const { details } = res.body.error as { details: { path: string; param: string; limit: string; option: string; max: number } };
-  expect(details).toMatchObject({ param: 'populate', source: 'query', limit: 'maxPopulatedRows', option: 'rest.maxPopulatedRows', max });
+  expect(details).toMatchObject({ param: 'populate', source: 'query', limit: 'maxJoinedRows', option: 'rest.maxJoinedRows', max });
   expect(`${within}.`.startsWith(`${details.path}.`)).toBe(true);
   expect(res.body.error.message).toContain(` ${details.path} `);
 }
 
-describe('the populate budget (rest.maxPopulatedRows)', () => {
+describe('the populate budget (rest.maxJoinedRows)', () => {
   it('answers the 8-level many-to-many chain of the issue with a 400 at the default limit, in every form', async () => {
     const path = chain(8, 'categories', 'articles');
     for (const query of [bracket(path), `populate[0]=${path.join('.')}`, `populate=${path.join('.')}`, `${bracket(path.slice(0, 7), '*').replace(/=\*$/, '[populate]=*')}`]) {
@@ -110,14 +110,25 @@ describe('the populate budget (rest.maxPopulatedRows)', () => {
     expect(got.filter((b) => b.files?.length === 5)).toHaveLength(20);
   });
 
-  it('applies to the document service too, as a rejected promise', async () => {
-    const articles = blog.router.documents('api::article.article');
-    await expect(articles.findMany(`populate=${chain(8, 'categories', 'articles').join('.')}`)).rejects.toMatchObject({ name: 'ValidationError', details: { limit: 'maxPopulatedRows' } });
+  it('counts the joins of a relation sort (one per matching document) on the embedded engine; MongoDB bounds them by maxTimeMS', async () => {
+    const res = await get(small.app, '/api/articles?sort=author.name:desc&pagination[pageSize]=5');
+    if (process.env.MONGODB_URI) {
+      expect(res.status).toBe(200);
+      return;
+    }
+    expectStrapiError(res, 400, 'ValidationError', 'Invalid sort parameter: sorting by a field of author joins more than 50 rows (the read\'s join budget)');
+    expect(res.body.error.details).toMatchObject({ param: 'sort', path: 'author', limit: 'maxJoinedRows', option: 'rest.maxJoinedRows', max: 50 });
+    expect((await get(blog.app, '/api/articles?sort=author.name:desc&pagination[pageSize]=5')).status).toBe(200);
   });
 
-  it('refuses a maxPopulatedRows that is not a positive integer', () => {
-    for (const maxPopulatedRows of [0, 1.5, -3]) {
-      expect(() => createContentRouter({ contentTypes: model.contentTypes, components: model.components, rest: { maxPopulatedRows } })).toThrow('maxPopulatedRows');
+  it('applies to the document service too, as a rejected promise', async () => {
+    const articles = blog.router.documents('api::article.article');
+    await expect(articles.findMany(`populate=${chain(8, 'categories', 'articles').join('.')}`)).rejects.toMatchObject({ name: 'ValidationError', details: { limit: 'maxJoinedRows' } });
+  });
+
+  it('refuses a maxJoinedRows that is not a positive integer', () => {
+    for (const maxJoinedRows of [0, 1.5, -3]) {
+      expect(() => createContentRouter({ contentTypes: model.contentTypes, components: model.components, rest: { maxJoinedRows } })).toThrow('maxJoinedRows');
     }
   });
 });

@@ -1,5 +1,6 @@
 import { Query } from 'mingo';
 import type { Filter, Row } from '../types';
+import { fieldCondition } from './field-conditions';
 import { isIndexable, type IndexableValue } from './field-index';
 import type { MemoryCollection } from './memory-collection';
 import type { QueryOptions } from './mingo-runtime';
@@ -15,17 +16,24 @@ export type RowTest = (row: Row) => boolean;
 /**
  * Compiles a query filter into a predicate: plain equalities on top-level fields with a string, boolean or
  * finite number (`{ _status: 'published', locale: 'en' }`) are tested directly (`===`, or membership when the
- * stored value is an array, as MongoDB does); every other key goes to a mingo `Query` of those keys only. A
- * filter is the conjunction of its keys, so the split gives mingo's answer.
+ * stored value is an array, as MongoDB does), `$in` / `$nin` / `$regex` conditions of top-level fields by
+ * field-conditions, `$and` / `$or` / `$nor` branch by branch; every other key goes to a mingo `Query` of those keys
+ * only. A filter is the conjunction of its keys, so the split gives mingo's answer.
  *
  * @example
  * compileRowTest({ _status: 'published', views: { $gt: 3 } }, options)({ _status: 'published', views: 4 }) // true
  */
 export function compileRowTest(filter: Filter, options: QueryOptions): RowTest {
   const equalities: [string, IndexableValue][] = [];
+  const tests: RowTest[] = [];
   const rest: Filter = {};
   for (const [key, value] of Object.entries(filter)) {
-    if (isPlainField(key) && isIndexable(value)) equalities.push([key, value]);
+    if (isPlainField(key) && isIndexable(value)) {
+      equalities.push([key, value]);
+      continue;
+    }
+    const test = isPlainField(key) ? fieldCondition(key, value, options) : logicalTest(key, value, options);
+    if (test) tests.push(test);
     else rest[key] = value;
   }
   const query = Object.keys(rest).length > 0 ? new Query(rest, options) : null;
@@ -36,8 +44,19 @@ export function compileRowTest(filter: Filter, options: QueryOptions): RowTest {
       const stored = row[keys[i]!];
       if (stored !== values[i] && !(Array.isArray(stored) && Object.hasOwn(row, keys[i]!) && stored.includes(values[i]))) return false;
     }
+    for (const test of tests) if (!test(row)) return false;
     return query === null || query.test(row);
   };
+}
+
+/** `$and` / `$or` / `$nor` of filters: each branch compiled as a filter of its own (a conjunction of its keys). */
+function logicalTest(key: string, value: unknown, options: QueryOptions): RowTest | null {
+  if ((key !== '$and' && key !== '$or' && key !== '$nor') || !Array.isArray(value) || value.length === 0) return null;
+  if (!value.every((f) => f !== null && typeof f === 'object' && !Array.isArray(f))) return null;
+  const branches = value.map((f: Filter) => compileRowTest(f, options));
+  if (key === '$and') return (row) => branches.every((t) => t(row));
+  if (key === '$or') return (row) => branches.some((t) => t(row));
+  return (row) => !branches.some((t) => t(row));
 }
 
 /** A top-level field name mingo resolves as a plain own property. */

@@ -82,7 +82,7 @@ class MemoryEngine implements Engine {
     await this.readable();
     this.stats.aggregate++;
     const readOnly = options.readOnly === true;
-    const result = withRowMeter(options.maxPopulatedRows, () => runOwned(this.runtime, this.collection(collection), pipeline, readOnly));
+    const result = withRowMeter(options.maxJoinedRows, () => runOwned(this.runtime, this.collection(collection), pipeline, readOnly));
     if (options.onRow) for (const row of result.rows) options.onRow(row);
     if (result.owned) return result.rows;
     return readOnly ? result.rows.slice() : deepCopy(result.rows);

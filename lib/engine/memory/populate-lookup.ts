@@ -5,7 +5,7 @@ import { orderRows, planLookup, planOrder } from './fast-lookup';
 import { compileRowTest, isPlainField } from './match-rows';
 import { evalExpr, mingoStages, withVariables, type Options } from './mingo-runtime';
 import { compileStages, isObject, type RowSet, type StageContext, type StageFn, type Vars } from './row-stages';
-import { countPopulated, populateSegment, underSegment } from './row-meter';
+import { countJoined, meteredJoin, underSegment } from './row-meter';
 import { referencedFields, slimRows } from './slim-stages';
 
 /** The `let` variables of every row of a page, in order. */
@@ -24,8 +24,8 @@ const LET_FIELD = '__content_router_let';
  * it is owned), so the result is owned. Sub-pipelines without per-row variables (but a `$expr` `$eq`/`$ne` with
  * one, and the relation order) take batched-lookup's path: index buckets read directly, each distinct target
  * row tested once per page, no `let` object per row. Null (mingo's context runs the stage, see fast-lookup)
- * for every other `$lookup`. A populate lookup (row-meter's populateSegment) counts the rows it joins against the
- * read's AggregateOptions.maxPopulatedRows, and puts its segment in front of the path of a ReadLimitError.
+ * for every other `$lookup`. A populate or relation sort lookup (row-meter's meteredJoin) counts the rows it joins
+ * against the read's AggregateOptions.maxJoinedRows, and puts its segment in front of the path of a ReadLimitError.
  *
  * @example
  * compileLookup(cx, { from: 'authors', localField: 'author', foreignField: 'documentId', pipeline: [], as: 'author' })
@@ -51,7 +51,7 @@ export function compileLookup(cx: StageContext, expr: Record<string, unknown>): 
     const ordered = order ? orderRows(selected, vars[order.variable], order) : null;
     return ordered ? runOrdered(ordered, false, vars) : runAll(selected, false, vars);
   };
-  const segment = populateSegment(as, plan.localField);
+  const metered = meteredJoin(as, plan.localField);
   const run: StageFn = (rows, owned, outer) => {
     const out: Row[] = [];
     const join = batched?.start();
@@ -67,7 +67,7 @@ export function compileLookup(cx: StageContext, expr: Record<string, unknown>): 
         } else {
           target[as] = cx.adoptRows(direct); // a fresh array of the join's own
         }
-        if (segment !== null) countPopulated((target[as] as Row[]).length);
+        if (metered) countJoined(metered, (target[as] as Row[]).length);
         out.push(target);
         continue;
       }
@@ -75,17 +75,17 @@ export function compileLookup(cx: StageContext, expr: Record<string, unknown>): 
       const joined = general(row, { ...outer, ...lets[i]! });
       const target = owned ? row : cx.copyRow(row);
       target[as] = joined.owned ? joined.rows : cx.copyRows(joined.rows);
-      if (segment !== null) countPopulated(joined.rows.length);
+      if (metered) countJoined(metered, joined.rows.length);
       out.push(target);
     }
     return { rows: out, owned: true };
   };
-  if (segment === null) return run;
+  if (!metered) return run;
   return (rows, owned, outer) => {
     try {
       return run(rows, owned, outer);
     } catch (error) {
-      throw underSegment(error, segment);
+      throw underSegment(error, metered.segment);
     }
   };
 }

@@ -10,7 +10,7 @@ interface Meter {
 let active: Meter | null = null;
 
 /**
- * Runs one read with a populate row meter (AggregateOptions.maxPopulatedRows): {@link countPopulated} throws a
+ * Runs one read with a populate row meter (AggregateOptions.maxJoinedRows): {@link countPopulated} throws a
  * ReadLimitError as soon as the rows joined by populate lookups, all levels together, exceed `max`.
  *
  * @example
@@ -27,28 +27,36 @@ export function withRowMeter<T>(max: number | undefined, run: () => T): T {
   }
 }
 
+/** A counted `$lookup`: its path segment and whether it populates or computes a relation sort key. */
+export interface MeteredJoin {
+  readonly segment: string;
+  readonly param: 'populate' | 'sort';
+}
+
 /**
- * The populate path segment of a `$lookup` into `as` (the compiler's populate lookups: into the attribute, or into
- * `__p<N>` for the relations and media inside components, whose `localField` is the path, e.g. `blocks.file`);
- * null for the lookups of relation filters and sorts (other temporary fields), which are not counted.
+ * How a `$lookup` into `as` is counted: the compiler's populate lookups (into the attribute, or into `__p<N>` for
+ * the relations and media inside components, whose `localField` is the path, e.g. `blocks.file`) and relation sort
+ * lookups (`__s<N>`, named by their `localField`, e.g. `author`); null for the others (relation filters), which are
+ * not counted.
  *
  * @example
- * populateSegment('__p3', 'seo.shareImage') // 'seo.shareImage'
+ * meteredJoin('__p3', 'seo.shareImage') // { segment: 'seo.shareImage', param: 'populate' }
  */
-export function populateSegment(as: string, localField: string): string | null {
-  if (!as.startsWith('__')) return as;
-  return /^__p[0-9]+$/.test(as) ? localField : null;
+export function meteredJoin(as: string, localField: string): MeteredJoin | null {
+  if (!as.startsWith('__')) return { segment: as, param: 'populate' };
+  if (/^__p[0-9]+$/.test(as)) return { segment: localField, param: 'populate' };
+  return /^__s[0-9]+$/.test(as) ? { segment: localField, param: 'sort' } : null;
 }
 
-/** Adds `rows` joined rows to the running read's count; throws when it goes over the limit. */
-export function countPopulated(rows: number): void {
+/** Adds `rows` rows joined by `join` to the running read's count; throws when it goes over the limit. */
+export function countJoined(join: MeteredJoin, rows: number): void {
   if (!active) return;
   active.count += rows;
-  if (active.count > active.max) throw new ReadLimitError('populatedRows', active.max);
+  if (active.count > active.max) throw new ReadLimitError('joinedRows', active.max, [], join.param);
 }
 
-/** `error` with `segment` put in front of its populate path (a populate lookup's own, or a nested one's). */
+/** `error` with `segment` put in front of its path (a counted lookup's own error, or a nested one's). */
 export function underSegment(error: unknown, segment: string): unknown {
-  if (!(error instanceof ReadLimitError) || error.limit !== 'populatedRows') return error;
-  return new ReadLimitError('populatedRows', error.max, [segment, ...error.path]);
+  if (!(error instanceof ReadLimitError) || error.limit !== 'joinedRows') return error;
+  return new ReadLimitError('joinedRows', error.max, [segment, ...error.path], error.param);
 }

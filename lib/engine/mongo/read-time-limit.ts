@@ -6,7 +6,7 @@ import { ReadLimitError } from '../types';
  * cursor", after which the server stops the operation at its next interrupt point and answers MaxTimeMSExpired
  * (code 50) (https://www.mongodb.com/docs/manual/reference/method/cursor.maxTimeMS/, and the `maxTimeMS` field
  * of https://www.mongodb.com/docs/manual/reference/command/aggregate/). Why 1000: a read of this API is an
- * index probe per row of a bounded page (rest.maxLimit) and of bounded populate joins (rest.maxPopulatedRows);
+ * index probe per row of a bounded page (rest.maxLimit) and of bounded populate joins (rest.maxJoinedRows);
  * one that runs for a second is a hostile or pathological shape (a scan of a huge collection by an unindexed
  * operator), and a public API must answer within about 2 s (issue 11), leaving the other second for waiting for
  * a pooled connection, the transfer and the formatting. Hosts with slower legitimate reads raise it.

@@ -11,7 +11,7 @@ export const FILTER_OPERATORS: ReadonlySet<string> = new Set<FilterOperator>([
 ]);
 
 /** Operators that compare text: the value stays a string whatever the attribute type. */
-const TEXT_OPERATORS: ReadonlySet<string> = new Set([
+export const TEXT_OPERATORS: ReadonlySet<string> = new Set([
   '$eqi', '$nei', '$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi',
 ]);
 

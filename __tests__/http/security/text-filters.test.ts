@@ -54,3 +54,23 @@ describe('long text operands', () => {
     expectStrapiError(res, 400, 'ValidationError', 'Invalid value for $containsi at name');
   });
 });
+
+describe('how many text conditions', () => {
+  const or = (n: number, field = 'title'): string => Array.from({ length: n }, (_v, i) => `filters[$or][${i}][${field}][$containsi]=w${i}`).join('&');
+
+  it('20 text conditions are read; more are a 400 (each is a regular expression tested on every candidate row)', async () => {
+    expect((await request(server).get(`/api/articles?${or(20)}`)).status).toBe(200);
+    const res = await request(server).get(`/api/articles?${or(21)}`);
+    expectStrapiError(res, 400, 'ValidationError', 'Invalid filters parameter: more than 20 text conditions');
+    expect(res.body.error.details).toEqual({ key: 'filters', path: null, source: 'query', param: 'filters' });
+  });
+
+  it('conditions through relations, $not and populate filters count too; $in lists and equalities do not', async () => {
+    const through = `${or(10)}&filters[$and][0][categories][name][$not][$containsi]=a&${or(10).replace(/\$or\]\[(\d+)\]/g, '$or][1$1]')}`;
+    expectStrapiError(await request(server).get(`/api/articles?${through}`), 400, 'ValidationError', 'Invalid filters parameter: more than 20 text conditions');
+    const populate = Array.from({ length: 21 }, (_v, i) => `populate[categories][filters][$or][${i}][name][$containsi]=w${i}`).join('&');
+    expectStrapiError(await request(server).get(`/api/articles?${populate}`), 400, 'ValidationError', 'Invalid populate parameter: more than 20 text conditions');
+    const cheap = `${Array.from({ length: 300 }, (_v, i) => `filters[title][$in][${i}]=t${i}`).join('&')}&${or(20)}`;
+    expect((await request(server).get(`/api/articles?${cheap}`)).status).toBe(200);
+  });
+});

@@ -8,6 +8,7 @@ import { createFastLookup } from './fast-lookup';
 import { replayRecord, type JournalOp } from './journal-record';
 import { MemoryCollection } from './memory-collection';
 import { createContext } from './mingo-runtime';
+import { compileRowTest } from './match-rows';
 import { createObjectId } from './object-id';
 import { withRowMeter } from './row-meter';
 import { runOwned, type PipelineRuntime } from './run-pipeline';
@@ -91,8 +92,8 @@ class MemoryEngine implements Engine {
   async find(collection: string, filter: Filter, options: FindOptions = {}): Promise<Row[]> {
     await this.readable();
     this.stats.find++;
-    const source = selectCandidates(this.collection(collection), filter);
-    let cursor = new Query(filter, this.mingoOptions).find<Row>(source, options.projection);
+    const source = this.matching(this.collection(collection), filter);
+    let cursor = new Query({}, this.mingoOptions).find<Row>(source, options.projection);
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
@@ -240,9 +241,9 @@ class MemoryEngine implements Engine {
     while (this.active) await this.active.catch(noop);
   }
 
+  /** The rows matching `filter`: index-selected candidates tested by match-rows (mingo's answers, `$in` by a set). */
   private matching(col: MemoryCollection, filter: Filter): Row[] {
-    const query = new Query(filter, this.mingoOptions);
-    return selectCandidates(col, filter).filter((row) => query.test(row));
+    return selectCandidates(col, filter).filter(compileRowTest(filter, this.mingoOptions));
   }
 
   private collection(name: string): MemoryCollection {

@@ -29,8 +29,11 @@ async function aggregate(engine: Engine, collection: string, pipeline: Pipeline,
   }
 }
 
-/** The page of the list pipeline's one result row (compileFind's `$facet`). */
-const facetPage = (row: Row): readonly Row[] => (Array.isArray(row.data) ? (row.data as Row[]) : []);
+/**
+ * The document rows of one result row of the list pipeline: the row itself when it is a document (it has a
+ * `documentId`), else the page of compileFind's `$facet` (`data`), else none (a count row).
+ */
+const facetPage = (row: Row): readonly Row[] => ('documentId' in row ? [row] : Array.isArray(row.data) ? (row.data as Row[]) : []);
 
 export type PaginationMeta =
   | { page: number; pageSize: number; pageCount?: number; total?: number }

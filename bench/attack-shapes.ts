@@ -63,6 +63,7 @@ export const ATTACK_SHAPES: readonly AttackShape[] = [
   { name: 'relation filter scan ($containsi)', method: 'GET', token: true, path: '/api/articles?filters[author][name][$containsi]=9&filters[categories][name][$notContainsi]=zz&pagination[pageSize]=100' },
   { name: 'relation sort, pageSize 100', method: 'GET', token: true, path: '/api/articles?sort[0]=author.name:desc&sort[1]=categories.name&pagination[pageSize]=100' },
   { name: '$containsi 12 KB operand', method: 'GET', path: `/api/articles?filters[title][$containsi]=${'ab'.repeat(6000)}` },
+  { name: '$or of 20 $containsi (the most allowed)', method: 'GET', path: `/api/articles?${list('filters[$or]', 20, () => 'x').replace(/\]=x/g, '][description][$containsi]=zq')}` },
   { name: '$or of 300 $containsi', method: 'GET', path: `/api/articles?${list('filters[$or]', 300, () => 'x').replace(/\]=x/g, '][title][$containsi]=zq')}` },
   { name: 'many sort keys, relations included', method: 'GET', token: true, path: `/api/articles?${list('sort', SORT_KEYS.length, (i) => SORT_KEYS[i]!)}&pagination[pageSize]=100` },
   { name: 'deep filters $and/$or nesting', method: 'GET', path: `/api/articles?filters${'[$and][0]'.repeat(9)}[title][$null]=false` },

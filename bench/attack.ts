@@ -59,7 +59,7 @@ async function send(base: string, shape: AttackShape, token: string): Promise<Me
     const { bytes, head } = await drain(res);
     const ms = performance.now() - started;
     await settle(); // the delay of the last block is recorded when the histogram's timer fires after it
-    const message = /"message":"([^"]*)"/.exec(head)?.[1] ?? '';
+    const message = (/"message":"((?:[^"\\]|\\.)*)"/.exec(head)?.[1] ?? '').replace(/\\(.)/g, '$1');
     return { status: res.status, ms, bytes, worstDelayMs: histogram.max / 1e6, message };
   } catch (error) {
     await settle();

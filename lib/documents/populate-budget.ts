@@ -15,6 +15,11 @@ const OPTION = { joinedRows: 'rest.maxJoinedRows', time: 'mongoEngine({ maxTimeM
  */
 export function readLimitError(error: unknown): unknown {
   if (!(error instanceof ReadLimitError)) return error;
+  if (error.limit === 'size') {
+    return new ValidationError('The query result is larger than the database allows: narrow the populate, the fields or the page', {
+      key: null, path: null, source: 'query', param: null, limit: 'documentSize', option: null, max: error.max,
+    });
+  }
   if (error.limit === 'time') {
     return new ValidationError(`The query exceeded its time limit of ${error.max} ms`, {
       key: null, path: null, source: 'query', param: null, limit: 'maxTimeMS', option: OPTION.time, max: error.max,

@@ -99,12 +99,13 @@ export class DuplicateKeyError extends Error {
 /**
  * A read stopped by one of its bounds: `joinedRows` (AggregateOptions.maxJoinedRows: `path` is the populate
  * path, outermost first, of the join that went over; `param` says whether that join is a populate or the join of
- * a relation sort) or `time` (the server's time limit, MongoDB's `MaxTimeMSExpired`; `path` empty). The router
- * answers it with a 400 ValidationError naming the limit.
+ * a relation sort), `time` (the server's time limit, MongoDB's `MaxTimeMSExpired`; `path` empty) or `size` (a result
+ * document or a stage over MongoDB's size limits; `max` the 16 MB BSON limit). The router answers it with a 400
+ * ValidationError naming the limit.
  */
 export class ReadLimitError extends Error {
   override name = 'ReadLimitError';
-  constructor(readonly limit: 'joinedRows' | 'time', readonly max: number, readonly path: readonly string[] = [], readonly param: 'populate' | 'sort' = 'populate') {
-    super(limit === 'time' ? `the read exceeded its time limit of ${max} ms` : `${param} ${path.join('.')} joins more than ${max} rows`);
+  constructor(readonly limit: 'joinedRows' | 'time' | 'size', readonly max: number, readonly path: readonly string[] = [], readonly param: 'populate' | 'sort' = 'populate') {
+    super(limit === 'time' ? `the read exceeded its time limit of ${max} ms` : limit === 'size' ? `the read's result exceeds ${max} bytes` : `${param} ${path.join('.')} joins more than ${max} rows`);
   }
 }

@@ -36,6 +36,20 @@ describe('mongoEngine read limits: maxTimeMS', () => {
     await expect(read).rejects.toMatchObject({ limit: 'time', max: 300 });
   });
 
+  it.each([
+    [10334, 'BSONObjectTooLarge'],
+    [4568, 'Location4568'],
+    [4031700, 'Location4031700'],
+    [292, 'QueryExceededMemoryLimitNoDiskUseAllowed'],
+  ])('turns the size error %i (%s) into a ReadLimitError and a 400', async (code, codeName) => {
+    const { connection } = fakeConnection({ readError: Object.assign(new Error('too large'), { code, codeName }) });
+    await expect(mongoEngine({ connection }).aggregate('a', [])).rejects.toMatchObject({ name: 'ReadLimitError', limit: 'size' });
+    const router = createContentRouter({ contentTypes: httpContentTypes, components: httpComponents, engine: mongoEngine({ connection }) });
+    const res = await request(express().use('/api', router)).get('/api/gadgets');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ name: 'ValidationError', details: { limit: 'documentSize' } });
+  });
+
   it('keeps other server errors as they are', async () => {
     const other = Object.assign(new Error('boom'), { code: 2 });
     const { connection } = fakeConnection({ readError: other });

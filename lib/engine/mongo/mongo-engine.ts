@@ -7,7 +7,7 @@ import { ensureIndex } from './ensure-index';
 import { fromBson } from './from-bson';
 import { loadMongoose, type Mongoose } from './load-mongoose';
 import { mapMongoError } from './map-mongo-error';
-import { assertMaxTimeMS, DEFAULT_MAX_TIME_MS, mapTimeLimit } from './read-time-limit';
+import { assertMaxTimeMS, DEFAULT_MAX_TIME_MS, mapReadLimit } from './read-time-limit';
 import { DEFAULT_TRANSACTION_RETRY_MS, runTransaction } from './run-transaction';
 import { assertTransactionsOption, checkTransactions } from './transaction-support';
 
@@ -213,12 +213,12 @@ class MongoEngine implements Engine {
     return ms > 0 ? { maxTimeMS: ms } : {};
   }
 
-  /** A read whose MaxTimeMSExpired becomes the engine's ReadLimitError (read-time-limit). */
+  /** A read whose MaxTimeMSExpired or size error becomes the engine's ReadLimitError (read-time-limit). */
   private async timed<T>(read: () => Promise<T>): Promise<T> {
     try {
       return await read();
     } catch (error) {
-      throw mapTimeLimit(error, this.options.maxTimeMS ?? DEFAULT_MAX_TIME_MS);
+      throw mapReadLimit(error, this.options.maxTimeMS ?? DEFAULT_MAX_TIME_MS);
     }
   }
 

@@ -20,14 +20,29 @@ export function assertMaxTimeMS(ms: unknown): void {
   }
 }
 
+/** MongoDB's BSON document size limit, 16 MB (https://www.mongodb.com/docs/manual/reference/limits/). */
+const BSON_LIMIT = 16 * 1024 * 1024;
+
 /**
- * The server's MaxTimeMSExpired (code 50, also as a `codeName`) as a ReadLimitError('time'); any other error as is.
+ * Server errors of a read whose result outgrew the server's limits: a result document over the 16 MB BSON limit
+ * (BSONObjectTooLarge, 10334), the 100 MB a `$lookup` (4568) or a `$facet` (4031700) may build, a stage over its
+ * memory limit (ExceededMemoryLimit 146, QueryExceededMemoryLimitNoDiskUseAllowed 292): "each document in the
+ * result set is subject to the BSON Document Size limit" and stages have memory limits
+ * (https://www.mongodb.com/docs/manual/core/aggregation-pipeline-limits/). The request's shape is what is too
+ * large (the join budget keeps legitimate reads far below), so it is a 400, not a 500.
+ */
+const SIZE_ERRORS = new Set<unknown>([10334, 4568, 4031700, 146, 292, 'BSONObjectTooLarge', 'ExceededMemoryLimit', 'QueryExceededMemoryLimitNoDiskUseAllowed']);
+
+/**
+ * The server's MaxTimeMSExpired (code 50, also as a `codeName`) as a ReadLimitError('time'), its size errors
+ * (SIZE_ERRORS) as a ReadLimitError('size'); any other error as is.
  *
  * @example
- * try { await cursor.toArray() } catch (e) { throw mapTimeLimit(e, 1000) }
+ * try { await cursor.toArray() } catch (e) { throw mapReadLimit(e, 1000) }
  */
-export function mapTimeLimit(error: unknown, maxTimeMS: number): unknown {
+export function mapReadLimit(error: unknown, maxTimeMS: number): unknown {
   const e = error as { code?: unknown; codeName?: unknown } | null;
-  if (e?.code !== 50 && e?.codeName !== 'MaxTimeMSExpired') return error;
-  return new ReadLimitError('time', maxTimeMS);
+  if (e?.code === 50 || e?.codeName === 'MaxTimeMSExpired') return new ReadLimitError('time', maxTimeMS);
+  if (SIZE_ERRORS.has(e?.code) || SIZE_ERRORS.has(e?.codeName)) return new ReadLimitError('size', BSON_LIMIT);
+  return error;
 }

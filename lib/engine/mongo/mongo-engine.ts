@@ -7,7 +7,7 @@ import { ensureIndex } from './ensure-index';
 import { fromBson } from './from-bson';
 import { loadMongoose, type Mongoose } from './load-mongoose';
 import { mapMongoError } from './map-mongo-error';
-import { assertMaxTimeMS, DEFAULT_MAX_TIME_MS, mapReadLimit } from './read-time-limit';
+import { assertMaxTimeMS, timeLimitOption, withReadLimits } from './read-time-limit';
 import { DEFAULT_TRANSACTION_RETRY_MS, runTransaction } from './run-transaction';
 import { assertTransactionsOption, checkTransactions } from './transaction-support';
 
@@ -209,17 +209,11 @@ class MongoEngine implements Engine {
   }
 
   private timeLimit(): { maxTimeMS?: number } {
-    const ms = this.options.maxTimeMS ?? DEFAULT_MAX_TIME_MS;
-    return ms > 0 ? { maxTimeMS: ms } : {};
+    return timeLimitOption(this.options.maxTimeMS);
   }
 
-  /** A read whose MaxTimeMSExpired or size error becomes the engine's ReadLimitError (read-time-limit). */
-  private async timed<T>(read: () => Promise<T>): Promise<T> {
-    try {
-      return await read();
-    } catch (error) {
-      throw mapReadLimit(error, this.options.maxTimeMS ?? DEFAULT_MAX_TIME_MS);
-    }
+  private timed<T>(read: () => Promise<T>): Promise<T> {
+    return withReadLimits(this.options.maxTimeMS, read);
   }
 
   private async mapped<T>(collection: string, write: () => Promise<T>): Promise<T> {

@@ -46,3 +46,23 @@ export function mapReadLimit(error: unknown, maxTimeMS: number): unknown {
   if (SIZE_ERRORS.has(e?.code) || SIZE_ERRORS.has(e?.codeName)) return new ReadLimitError('size', BSON_LIMIT);
   return error;
 }
+
+/** The `maxTimeMS` option of a read: the engine's option, else the default; none for 0. */
+export function timeLimitOption(maxTimeMS: number | undefined): { maxTimeMS?: number } {
+  const ms = maxTimeMS ?? DEFAULT_MAX_TIME_MS;
+  return ms > 0 ? { maxTimeMS: ms } : {};
+}
+
+/**
+ * Runs a read, its MaxTimeMSExpired or size error turned into the engine's ReadLimitError ({@link mapReadLimit}).
+ *
+ * @example
+ * await withReadLimits(options.maxTimeMS, () => cursor.toArray());
+ */
+export async function withReadLimits<T>(maxTimeMS: number | undefined, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw mapReadLimit(error, maxTimeMS ?? DEFAULT_MAX_TIME_MS);
+  }
+}

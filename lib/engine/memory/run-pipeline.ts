@@ -72,34 +72,9 @@ export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: P
     if (isObject(match)) {
       rows = rows.filter(compileRowTest(match, rt.options));
     } else if (isObject(sort)) {
-      const plan = planSort(rows, sort);
-      if (!plan) {
-        rows = mingo(rt, rows, [stage]);
-        owned = false;
-      } else {
-        // A relation sort's `$unset` of its temporary fields between the `$sort` and the page changes no order
-        // and no count: it runs on the page's rows only.
-        const unset = tempUnset(cx, pipeline[i + 1]);
-        const next = pipeline[unset ? i + 2 : i + 1];
-        const limit = next ? onlyKey(next, '$limit') : undefined;
-        const nextFacet = next ? pageFacet(next) : null;
-        if (nextFacet || (unset && isCount(limit) && limit > 0)) {
-          const all = rows;
-          const first = (k: number): RowSet => (unset ? unset(firstSorted(all, plan, k)) : { rows: firstSorted(all, plan, k), owned: false });
-          if (nextFacet) {
-            rows = [runFacet(cx, all, nextFacet, (k) => first(k).rows)];
-            owned = true;
-          } else {
-            ({ rows, owned } = first(limit as number));
-          }
-          i += unset ? 2 : 1;
-        } else if (isCount(limit) && limit > 0) {
-          rows = firstSorted(rows, plan, limit);
-          i++;
-        } else {
-          rows = firstSorted(rows, plan);
-        }
-      }
+      let skipped: number;
+      ({ rows, owned, skipped } = sortStage(rt, cx, rows, owned, pipeline, i));
+      i += skipped;
     } else if (facet) {
       const all = rows;
       rows = [runFacet(cx, all, facet, (k) => all.slice(0, k))];
@@ -110,6 +85,25 @@ export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: P
     i++;
   }
   return { rows: rows as Row[], owned };
+}
+
+/**
+ * The `$sort` at `pipeline[at]`: by sort-rows when it can order the rows (only the first `skip + limit` when a
+ * `$limit` or a page `$facet` follows, after a relation sort's `$unset` of its temporary fields, which changes no
+ * order and no count and so runs on the page's rows only), else by mingo. `skipped`: the stages it ran too.
+ */
+function sortStage(rt: PipelineRuntime, cx: StageContext, rows: readonly Row[], owned: boolean, pipeline: Pipeline, at: number): RowSet & { skipped: number } {
+  const stage = pipeline[at]!;
+  const plan = planSort(rows, stage.$sort as Record<string, unknown>);
+  if (!plan) return { rows: mingo(rt, rows, [stage]), owned: false, skipped: 0 };
+  const unset = tempUnset(cx, pipeline[at + 1]);
+  const next = pipeline[unset ? at + 2 : at + 1];
+  const limit = next ? onlyKey(next, '$limit') : undefined;
+  const facet = next ? pageFacet(next) : null;
+  const first = (k: number): RowSet => (unset ? unset(firstSorted(rows, plan, k)) : { rows: firstSorted(rows, plan, k), owned });
+  if (facet) return { rows: [runFacet(cx, rows, facet, (k) => first(k).rows)], owned: true, skipped: unset ? 2 : 1 };
+  if (isCount(limit) && limit > 0) return { ...first(limit), skipped: unset ? 2 : 1 };
+  return { rows: firstSorted(rows, plan), owned, skipped: 0 };
 }
 
 /**

@@ -75,6 +75,13 @@ export const ATTACK_SHAPES: readonly AttackShape[] = [
     body: () => JSON.stringify({ data: { title: 'x', slug: `attack-${Date.now()}`, categories: { connect: Array.from({ length: 5000 }, (_, i) => `category-${i.toString(36).padStart(6, '0')}`) } } }),
   },
   {
+    name: 'POST 1000 existing relation ids (100,000 articles data)',
+    method: 'POST',
+    path: '/api/articles',
+    token: true,
+    body: () => JSON.stringify({ data: { title: 'x', slug: `attack-ok-${Date.now()}`, categories: Array.from({ length: 1000 }, (_, i) => `category-${(i + 1).toString(36).padStart(6, '0')}`) } }),
+  },
+  {
     name: 'POST deep JSON (5000 levels)',
     method: 'POST',
     path: '/api/articles',

@@ -100,13 +100,17 @@ export class MemoryCollection {
     return this.rows.slice();
   }
 
-  /** Restores a {@link save}d snapshot and rebuilds the indexes. */
+  /**
+   * Restores a {@link save}d snapshot: the rows written since (inserted, or put in the place of another) leave the
+   * indexes, the rows they replaced or that were removed come back. Rebuilding every index instead blocked the
+   * process for seconds on a rolled-back write to a collection of 200,000 rows.
+   */
   restore(rows: Row[]): void {
+    const saved = new Set(rows);
+    const current = new Set(this.rows);
+    for (const row of this.rows) if (!saved.has(row)) this.detach(row);
+    for (const row of rows) if (!current.has(row)) this.attach(row);
     this.rows = rows;
-    this.byId = new Map(rows.map((r) => [r._id, r]));
-    this.uniques = this.makeUniques();
-    for (const row of rows) for (const u of this.uniques) u.add(row);
-    for (const index of this.fieldIndexes.values()) index.reset(rows);
     this.version++;
   }
 

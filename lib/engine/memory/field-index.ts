@@ -27,16 +27,6 @@ export class FieldIndex {
     private readonly seqOf: (row: Row) => number,
   ) {}
 
-  /**
-   * Indexes `rows` (in natural order) instead of what the index held: a collection restored by a rollback keeps
-   * its index objects, which compiled stages hold on to.
-   */
-  reset(rows: readonly Row[]): void {
-    this.buckets.clear();
-    this.nulls.length = 0;
-    for (const row of rows) this.add(row);
-  }
-
   /** Adds `row` at its place (by sequence) in every bucket of its values. */
   add(row: Row): void {
     const seq = this.seqOf(row);

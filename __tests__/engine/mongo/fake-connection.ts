@@ -56,6 +56,6 @@ export function fakeConnection(options: FakeOptions = {}): { connection: Mongoos
     collection,
   };
   const client = { startSession: () => { log.sessions++; return session; } };
-  const connection = { readyState: 1, asPromise: async () => connection, getClient: () => client, db };
+  const connection = { readyState: 1, asPromise: async () => connection, getClient: () => client, db, on: () => connection, removeListener: () => connection };
   return { connection, log };
 }

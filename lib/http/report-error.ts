@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import type { Request } from 'express';
 import { redactCredentials } from '../errors';
-import { getAbility } from './request-context';
+import { knownAbility } from './request-context';
 
 /**
  * What `onError` is told about the request an unexpected error failed. No header but the ones named here, no
@@ -18,8 +18,11 @@ export interface ErrorContext {
   readonly requestId?: string;
   /** The request's `Content-Type` header, when there is one. */
   readonly contentType?: string;
-  /** Who asked: `public`, `api-token:<name>`, a `resolve` subject, or `open` without `auth`. */
-  readonly subject: string;
+  /**
+   * Who asked: `public`, `api-token:<name>`, a `resolve` subject, or `open` without `auth`; absent when the
+   * error came before the caller was known (a `resolve` hook that threw).
+   */
+  readonly subject?: string;
   /** The Express request itself, for a host that wants more (mind what it logs from it). */
   readonly request: Request;
 }
@@ -67,13 +70,14 @@ export function errorContext(req: Request, status: number): ErrorContext {
   const id = (req as { id?: unknown }).id;
   const requestId = typeof id === 'string' || typeof id === 'number' ? String(id) : header(req, 'x-request-id');
   const contentType = header(req, 'content-type');
+  const subject = knownAbility(req)?.subject;
   return {
     status,
     method: req.method,
     path: pathOf(req),
     ...(requestId ? { requestId: clean(requestId) } : {}),
     ...(contentType ? { contentType: clean(contentType) } : {}),
-    subject: getAbility(req).subject,
+    ...(subject !== undefined ? { subject } : {}),
     request: req,
   };
 }
@@ -87,8 +91,8 @@ export function pathOf(req: Request): string {
 
 function logError(error: unknown, context: ErrorContext): void {
   if (!logsTo(context.request)) return;
-  const extra = [context.requestId && `request id ${context.requestId}`, context.contentType && `content-type ${context.contentType}`, `caller ${context.subject}`];
-  const where = `${context.method} ${clean(context.path, MAX_PATH)} (${extra.filter(Boolean).join(', ')})`;
+  const extra = [context.requestId && `request id ${context.requestId}`, context.contentType && `content-type ${context.contentType}`, context.subject && `caller ${clean(context.subject)}`].filter(Boolean);
+  const where = `${context.method} ${clean(context.path, MAX_PATH)}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}`;
   console.error(`content-router: unexpected error, answered ${context.status}: ${where}\n${describeError(error)}`);
 }
 

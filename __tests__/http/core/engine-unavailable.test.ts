@@ -57,7 +57,7 @@ describe('a storage engine that cannot start', () => {
     const engine = make();
     try {
       const router = createContentRouter({ contentTypes: httpContentTypes, components: httpComponents, engine, i18n: { locales: ['en', 'fr'], defaultLocale: 'en' }, upload: false });
-      const app = express().use('/api', router);
+      const app = express().set('env', 'development').use('/api', router); // 503s are not logged as unexpected errors
       const first = await request(app).get('/api/makers'); // sent while the first attempt runs: waits for it
       await expect(router.ready).rejects.toThrow();
       const later = await Promise.all([request(app).get('/api/makers'), request(app).post('/api/makers').send({ data: { title: 'x' } }), request(app).get('/api/setting')]);

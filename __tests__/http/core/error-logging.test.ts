@@ -69,6 +69,20 @@ describe('by default: console.error, as Express logs errors', () => {
     expect(logged()).toContain('GET /api/makers (request id 7, caller open)');
   });
 
+  it("an error before the caller is known (a resolve hook that throws): no caller is named", async () => {
+    const { app } = await failingApp({ auth: { public: { actions: [] }, resolve: async () => { throw new Error('session store down'); } } });
+    expect((await request(app).get('/api/setting')).body).toEqual(BARE_500);
+    expect(logged()).toMatch(/^content-router: unexpected error, answered 500: GET \/api\/setting\nError: session store down\n/);
+  });
+
+  it('with auth, the caller is the API token or the public role', async () => {
+    const { app } = await failingApp({ auth: { apiTokens: [{ name: 'front', type: 'read-only', accessKey: 'k'.repeat(32) }], public: { actions: ['api::maker.maker.find'] } } });
+    await request(app).get('/api/makers').set('Authorization', `Bearer ${'k'.repeat(32)}`);
+    await request(app).get('/api/makers');
+    expect(errors.mock.calls.map((c) => /\(caller ([^)]*)\)/.exec(String(c[0]))?.[1])).toEqual(['api-token:front', 'public']);
+    expect(logged()).not.toContain('k'.repeat(32));
+  });
+
   it('client errors (4xx) are not logged', async () => {
     const { app } = await failingApp();
     const answers = await Promise.all([

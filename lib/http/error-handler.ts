@@ -30,7 +30,7 @@ export function fromHttpClientError(err: unknown, fromParser = false): Applicati
  * engine that did not start, which start-up logs once) is answered first, with no internals, then handed to
  * `report` (the host's `onError`, or console.error). It is not passed on with `next(err)`: Express's final
  * handler would answer it with the stack (outside production) as HTML. Every error is written to
- * `DEBUG=content-router:error`, client errors included.
+ * `DEBUG=content-router:error`: client errors by status and name only (their message and details may echo the body).
  *
  * @example
  * router.use(createErrorHandler(createErrorReporter(options.onError)));
@@ -39,7 +39,8 @@ export function createErrorHandler(report: ReportError): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err); // Express's final handler logs it and closes the connection
     const { status, body } = formatError(fromHttpClientError(err) ?? err);
-    debug('%d %s %s: %O', status, req.method, pathOf(req), err);
+    if (status >= 500) debug('%d %s %s: %O', status, req.method, pathOf(req), err);
+    else debug('%d %s %s: %s', status, req.method, pathOf(req), body.error.name); // its message and details may echo the body
     if (body.error.details === undefined) delete body.error.details;
     res.status(status).json(body);
     if (status >= 500 && !(err instanceof ServiceUnavailableError)) report(err, req, status);

@@ -108,3 +108,17 @@ describe('a read that fails', () => {
     expect(failures('settings').map((f) => f.error)).toEqual(['not an Error']);
   });
 });
+
+it('DEBUG=content-router:error writes a client error by status and name, not its message or details (they echo the body)', async () => {
+  createDebug.enable('content-router:pipeline,content-router:error');
+  try {
+    const res = await request(t.app).put('/api/setting').send({ data: { siteName: { $gt: 'body-5ecret' } } });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body.error.details)).toContain('5ecret'); // the details do echo it
+  } finally {
+    createDebug.enable('content-router:pipeline');
+  }
+  const errorLines = lines.filter((l) => l.includes('content-router:error'));
+  expect(errorLines).toEqual([expect.stringMatching(/content-router:error 400 PUT \/api\/setting: ValidationError($| \+\d+ms$)/)]);
+  expect(errorLines.join('\n')).not.toContain('5ecret');
+});

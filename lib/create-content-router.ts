@@ -6,6 +6,7 @@ import { indexesFor } from './engine/indexes';
 import { createRegistry, type I18nSettings, type Registry } from './schema';
 import { createHttpRouter } from './http/create-http-router';
 import { createEngineReadiness } from './http/engine-readiness';
+import type { OnError } from './http/report-error';
 import type { UploadOptions } from './http/upload-routes';
 import { validateRouterOptions } from './options/validate-options';
 import { DEFAULT_MAX_DEPTH } from './query/depth-limit';
@@ -35,6 +36,17 @@ export interface ContentRouterOptions {
   documentId?: () => string;
   /** Lifecycle hooks per content type uid. */
   lifecycles?: LifecycleHooks;
+  /**
+   * Where unexpected errors (answered 500) go, with the request's context; default: `console.error` of the
+   * request line and the stack, as Express logs them (nothing when the app's `env` is `test`). The client's
+   * answer is the same either way: a bare 500 envelope. A throwing or rejecting hook is logged, never fatal.
+   */
+  onError?: OnError;
+  /**
+   * How long (ms) a request waits for the engine's first start-up before it answers 503 "still starting";
+   * default 5000. `0` answers at once.
+   */
+  readyWaitMS?: number;
 }
 
 /** The returned Express router, with the document service and the engine for the host app. */
@@ -42,7 +54,8 @@ export interface ContentRouter extends Router {
   readonly registry: Registry;
   readonly engine: Engine;
   /**
-   * Settles with the engine's first start-up (connection, collections, indexes); requests wait for it. When it
+   * Settles with the engine's first start-up (connection, collections, indexes); requests wait for it up to
+   * `readyWaitMS` (then 503). When it
    * rejects, the error has been logged (console.error), requests answer 503 at once, and start-up is retried
    * in the background on a request at least 5 s after the last attempt (docs/errors.md).
    */
@@ -64,7 +77,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
   const rest = { defaultLimit: options.rest?.defaultLimit ?? 25, maxLimit: options.rest?.maxLimit ?? 100, maxDepth: options.rest?.maxDepth ?? DEFAULT_MAX_DEPTH };
   const service = createDocumentService({ registry, engine, rest, documentId: options.documentId, lifecycles: options.lifecycles });
   const auth = createAuth(options.auth, registry);
-  const readiness = createEngineReadiness(() => engine.init(indexesFor(registry)));
+  const readiness = createEngineReadiness(() => engine.init(indexesFor(registry)), { waitMS: options.readyWaitMS });
 
   const router = createHttpRouter({
     registry,
@@ -76,6 +89,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     upload: options.upload ?? {},
     bodyLimit: options.bodyLimit ?? '1mb',
     documentId: options.documentId,
+    onError: options.onError,
   }) as ContentRouter;
   Object.defineProperties(router, {
     registry: { value: registry },

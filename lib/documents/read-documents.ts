@@ -4,7 +4,7 @@ import { compileFind, compileFindOne, compileFindOnePage } from '../pipeline';
 import { deepFreeze } from '../query';
 import type { Pagination, Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
-import { logPipeline } from './log';
+import { loggedRead } from './log';
 
 type Row = Record<string, unknown>;
 
@@ -90,9 +90,7 @@ export async function findMany(registry: Registry, engine: Engine, ct: ContentTy
   const pipeline = match
     ? compileFind(registry, ct, query, { match })
     : compiledFor(listPipelines, registry, ct, query, () => compileFind(registry, ct, query));
-  const started = Date.now();
-  const [result] = (await engine.aggregate(ct.collectionName, pipeline, READ_ONLY)) as [{ data?: Row[]; total?: { count: number }[] }?];
-  logPipeline(ct.collectionName, pipeline, started);
+  const [result] = (await loggedRead(ct.collectionName, pipeline, () => engine.aggregate(ct.collectionName, pipeline, READ_ONLY))) as [{ data?: Row[]; total?: { count: number }[] }?];
   const rows = result?.data ?? [];
   const total = result?.total?.[0]?.count ?? (query.pagination.withCount ? 0 : undefined);
   return pageResult({ registry, uid: ct.uid, rows, selection: query }, paginationMeta(query.pagination, total));
@@ -102,9 +100,7 @@ export async function findMany(registry: Registry, engine: Engine, ct: ContentTy
 export async function findOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<Row | null> {
   const page = compiledFor(findOnePages, registry, ct, query, () => compileFindOnePage(registry, ct, query));
   const pipeline = compileFindOne(registry, ct, query, match, page);
-  const started = Date.now();
-  const rows = await engine.aggregate(ct.collectionName, pipeline, READ_ONLY);
-  logPipeline(ct.collectionName, pipeline, started);
+  const rows = await loggedRead(ct.collectionName, pipeline, () => engine.aggregate(ct.collectionName, pipeline, READ_ONLY));
   const row = rows[0];
   return row ? formatDocument(registry, ct.uid, row, query) : null;
 }

@@ -8,7 +8,8 @@ import { authMiddleware } from './auth-middleware';
 import { bodyParsers } from './body-parsers';
 import type { EngineReadiness } from './engine-readiness';
 import { contentRoutes } from './content-routes';
-import { errorHandler, notFound } from './error-handler';
+import { createErrorHandler, notFound } from './error-handler';
+import { createErrorReporter, type OnError } from './report-error';
 import { uploadRoutes, type UploadOptions } from './upload-routes';
 import type { RestLimits } from '../query';
 
@@ -23,11 +24,13 @@ export interface HttpRouterDeps {
   upload: UploadOptions | false;
   bodyLimit: string | number;
   documentId?: () => string;
+  /** Where unexpected errors go; default console.error (see report-error.ts). */
+  onError?: OnError;
 }
 
 /**
  * The Express router: readiness gate and authentication (one middleware) -> `/upload` routes -> body parsers
- * -> content routes -> 404 -> the error envelope.
+ * -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
  */
 export function createHttpRouter(deps: HttpRouterDeps): Router {
   const router = Router();
@@ -38,6 +41,6 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   router.use(bodyParsers(deps.bodyLimit));
   contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents }, router);
   router.use(notFound);
-  router.use(errorHandler);
+  router.use(createErrorHandler(createErrorReporter(deps.onError)));
   return router;
 }

@@ -1,11 +1,19 @@
-import { ServiceUnavailableError } from '../errors';
+import { redactCredentials, ServiceUnavailableError } from '../errors';
 
 /** Seconds a client is told to wait (`Retry-After`) and between two start-up attempts after a failure. */
 export const DEFAULT_RETRY_AFTER_MS = 5_000;
+/** How long a request waits for the first start-up attempt before it answers 503 (`readyWaitMS`). */
+export const DEFAULT_READY_WAIT_MS = 5_000;
+/** The reason a 503 gives while the first start-up attempt runs. */
+export const STILL_STARTING = 'the storage engine is still starting';
+/** The longest start-up reason a 503 repeats (the first line of the error, credentials redacted). */
+const MAX_REASON = 300;
 
 export interface ReadinessOptions {
   /** Minimum time between two start-up attempts after a failure; default 5000 ms. */
   retryAfterMS?: number;
+  /** How long a request waits for the first attempt before it answers 503; default 5000 ms. */
+  waitMS?: number;
   /** Where a failure (once per outage) and the recovery are reported; default `console.error`. */
   log?: (message: string) => void;
   /** The clock (tests inject one). */
@@ -20,9 +28,9 @@ export interface EngineReadiness {
   readonly retryAfterSeconds: number;
   /**
    * Null once the engine has started (requests go through at once); while the first attempt runs, a promise
-   * that settles with it; after a failure, a promise rejected at once with a 503 ServiceUnavailableError (also
-   * while a later attempt runs), and a new attempt is started in the background when the last one ended at
-   * least `retryAfterMS` ago.
+   * that settles with it, or rejects with a 503 "still starting" after `waitMS`; after a failure, a promise
+   * rejected at once with a 503 ServiceUnavailableError naming the failure (also while a later attempt runs),
+   * and a new attempt is started in the background when the last one ended at least `retryAfterMS` ago.
    */
   gate(): Promise<void> | null;
 }
@@ -30,7 +38,8 @@ export interface EngineReadiness {
 /**
  * Runs `start` (the engine's `init`) now and again after a failure, when a request comes at least
  * `retryAfterMS` after the last attempt: a database that comes up after the app (a container started first,
- * a failover) is picked up without a restart, and no request ever waits on a connection that is down.
+ * a failover) is picked up without a restart, and no request ever waits on a connection that is down, nor more
+ * than `waitMS` on the first attempt.
  *
  * @example
  * const readiness = createEngineReadiness(() => engine.init(indexesFor(registry)));
@@ -38,12 +47,14 @@ export interface EngineReadiness {
  */
 export function createEngineReadiness(start: () => Promise<void>, options: ReadinessOptions = {}): EngineReadiness {
   const retryAfterMS = options.retryAfterMS ?? DEFAULT_RETRY_AFTER_MS;
+  const waitMS = options.waitMS ?? DEFAULT_READY_WAIT_MS;
   const log = options.log ?? ((message: string) => console.error(message));
   const now = options.now ?? Date.now;
   // starting: the first attempt runs (requests wait for it); retrying: a later one runs (requests do not wait).
   let state: 'starting' | 'up' | 'down' | 'retrying' = 'starting';
   let lastEnded = 0;
   let attempts = 0;
+  let failure = '';
 
   const attempt = (): Promise<void> => {
     attempts++;
@@ -54,7 +65,8 @@ export function createEngineReadiness(start: () => Promise<void>, options: Readi
         state = 'up';
       },
       (error: unknown) => {
-        if (state === 'starting') log(`content-router: the storage engine did not start, requests answer 503 and start-up is retried every ${retryAfterMS} ms or more: ${describe(error)}`);
+        failure = describe(error);
+        if (state === 'starting') log(`content-router: the storage engine did not start, requests answer 503 and start-up is retried every ${retryAfterMS} ms or more: ${failure}`);
         state = 'down';
         lastEnded = now();
       },
@@ -62,14 +74,14 @@ export function createEngineReadiness(start: () => Promise<void>, options: Readi
     return run;
   };
   const first = attempt();
-  const unavailable = (): Promise<void> => Promise.reject(new ServiceUnavailableError());
+  const unavailable = (): Promise<void> => Promise.reject(didNotStart(failure));
 
   return {
     ready: first,
     retryAfterSeconds: Math.ceil(retryAfterMS / 1000),
     gate() {
       if (state === 'up') return null;
-      if (state === 'starting') return first.catch(unavailable);
+      if (state === 'starting') return waitFor(first, waitMS).catch((error: unknown) => (error === TIMED_OUT ? Promise.reject(stillStarting()) : unavailable()));
       if (state === 'down' && now() - lastEnded >= retryAfterMS) {
         state = 'retrying';
         attempt().catch(() => undefined);
@@ -79,6 +91,40 @@ export function createEngineReadiness(start: () => Promise<void>, options: Readi
   };
 }
 
+const TIMED_OUT = Symbol('timed out');
+
+/** `promise`, or a rejection with TIMED_OUT after `ms`; the timer is cleared as soon as `promise` settles. */
+function waitFor(promise: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(TIMED_OUT), ms);
+    promise.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+function stillStarting(): ServiceUnavailableError {
+  return new ServiceUnavailableError(`Service Unavailable: ${STILL_STARTING}`, { reason: STILL_STARTING });
+}
+
+function didNotStart(reason: string): ServiceUnavailableError {
+  return new ServiceUnavailableError('Service Unavailable: the storage engine did not start', { reason: reasonOf(reason) });
+}
+
+/** The error's message, credentials redacted (logged, and repeated to clients in a 503's `details.reason`). */
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return redactCredentials(error instanceof Error ? error.message : String(error));
+}
+
+/** The first line of a start-up failure, at most MAX_REASON characters: what a 503 tells the client. */
+function reasonOf(message: string): string {
+  const line = message.split('\n', 1)[0] ?? '';
+  return line.length > MAX_REASON ? `${line.slice(0, MAX_REASON - 1)}…` : line;
 }

@@ -16,6 +16,11 @@ export function getAbility(req: Request): Ability {
   return (req as WithAbility)[ABILITY] ?? OPEN_ABILITY;
 }
 
+/** The caller's ability when authentication has run for this request (it had not when an error came first). */
+export function knownAbility(req: Request): Ability | undefined {
+  return (req as WithAbility)[ABILITY];
+}
+
 /** The raw query string of the request (Express's own `req.query` depends on the host app's parser). */
 export function rawQueryString(req: Request): string {
   const url = req.originalUrl ?? req.url;

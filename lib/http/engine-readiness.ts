@@ -6,8 +6,11 @@ export const DEFAULT_RETRY_AFTER_MS = 5_000;
 export const DEFAULT_READY_WAIT_MS = 5_000;
 /** The reason a 503 gives while the first start-up attempt runs. */
 export const STILL_STARTING = 'the storage engine is still starting';
-/** The longest start-up reason a 503 repeats (the first line of the error, credentials redacted). */
-const MAX_REASON = 300;
+/**
+ * The reason a 503 gives after a failed start-up. The cause itself (which may name the database host or the
+ * data file) goes to the log only: the 503 is answered to anonymous callers on the public internet.
+ */
+export const DID_NOT_START = 'the storage engine did not start (the cause is in the server log)';
 
 export interface ReadinessOptions {
   /** Minimum time between two start-up attempts after a failure; default 5000 ms. */
@@ -29,7 +32,7 @@ export interface EngineReadiness {
   /**
    * Null once the engine has started (requests go through at once); while the first attempt runs, a promise
    * that settles with it, or rejects with a 503 "still starting" after `waitMS`; after a failure, a promise
-   * rejected at once with a 503 ServiceUnavailableError naming the failure (also while a later attempt runs),
+   * rejected at once with a 503 ServiceUnavailableError (also while a later attempt runs),
    * and a new attempt is started in the background when the last one ended at least `retryAfterMS` ago.
    */
   gate(): Promise<void> | null;
@@ -54,7 +57,6 @@ export function createEngineReadiness(start: () => Promise<void>, options: Readi
   let state: 'starting' | 'up' | 'down' | 'retrying' = 'starting';
   let lastEnded = 0;
   let attempts = 0;
-  let failure = '';
 
   const attempt = (): Promise<void> => {
     attempts++;
@@ -65,8 +67,7 @@ export function createEngineReadiness(start: () => Promise<void>, options: Readi
         state = 'up';
       },
       (error: unknown) => {
-        failure = describe(error);
-        if (state === 'starting') log(`content-router: the storage engine did not start, requests answer 503 and start-up is retried every ${retryAfterMS} ms or more: ${failure}`);
+        if (state === 'starting') log(`content-router: the storage engine did not start, requests answer 503 and start-up is retried every ${retryAfterMS} ms or more: ${describe(error)}`);
         state = 'down';
         lastEnded = now();
       },
@@ -74,7 +75,7 @@ export function createEngineReadiness(start: () => Promise<void>, options: Readi
     return run;
   };
   const first = attempt();
-  const unavailable = (): Promise<void> => Promise.reject(didNotStart(failure));
+  const unavailable = (): Promise<void> => Promise.reject(didNotStart());
 
   return {
     ready: first,
@@ -114,17 +115,11 @@ function stillStarting(): ServiceUnavailableError {
   return new ServiceUnavailableError(`Service Unavailable: ${STILL_STARTING}`, { reason: STILL_STARTING });
 }
 
-function didNotStart(reason: string): ServiceUnavailableError {
-  return new ServiceUnavailableError('Service Unavailable: the storage engine did not start', { reason: reasonOf(reason) });
+function didNotStart(): ServiceUnavailableError {
+  return new ServiceUnavailableError('Service Unavailable: the storage engine did not start', { reason: DID_NOT_START });
 }
 
-/** The error's message, credentials redacted (logged, and repeated to clients in a 503's `details.reason`). */
+/** The error's message, credentials redacted (logged). */
 function describe(error: unknown): string {
   return redactCredentials(error instanceof Error ? error.message : String(error));
-}
-
-/** The first line of a start-up failure, at most MAX_REASON characters: what a 503 tells the client. */
-function reasonOf(message: string): string {
-  const line = message.split('\n', 1)[0] ?? '';
-  return line.length > MAX_REASON ? `${line.slice(0, MAX_REASON - 1)}…` : line;
 }

@@ -15,7 +15,7 @@ const strip = (rows: Row[]): Row[] => rows.map(({ _id, ...rest }) => rest);
  * The contract every Engine passes (Feathers' adapter-tests style): one suite, run by each engine's test file.
  *
  * @example
- * runEngineContract('memory', () => memoryEngine())
+ * runEngineContract('memory', () => memoryEngine({ ephemeral: true }))
  */
 export function runEngineContract(
   name: string,

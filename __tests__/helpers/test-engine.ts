@@ -5,14 +5,15 @@ import { memoryEngine, mongoEngine, type Engine } from '../../lib';
 const opened: { engine: Engine; database: string }[] = [];
 
 /**
- * The engine HTTP tests run on: the memory engine, or MongoDB when `MONGODB_URI` is set. Each call gets its own
+ * The engine HTTP tests run on: the memory engine (in memory only on purpose: `ephemeral: true`, so no
+ * `CR_MEMORY_ONLY` warning), or MongoDB when `MONGODB_URI` is set. Each call gets its own
  * throwaway database (suites that expect an empty store can run side by side, and a second run starts empty);
  * after the test file, every such engine is closed and its database dropped, even when the suite closes
  * nothing itself (a second `close()` is harmless).
  */
 export function testEngine(): Engine {
   const uri = process.env.MONGODB_URI;
-  if (!uri) return memoryEngine();
+  if (!uri) return memoryEngine({ ephemeral: true });
   const database = `content_router_test_${randomBytes(6).toString('hex')}`;
   // MONGODB_TRANSACTIONS=0: a standalone server, run with the engine's unsafe `transactions: false`.
   const transactions = process.env.MONGODB_TRANSACTIONS !== '0';

@@ -37,7 +37,7 @@ function jpeg(width: number, height: number): Promise<Buffer> {
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'upload-http-'));
-  engine = memoryEngine(); // on purpose: the media service alone, a fresh store per test and nothing to close
+  engine = memoryEngine({ ephemeral: true }); // on purpose: the media service alone, a fresh store per test and nothing to close
   let n = 0;
   media = createMediaService({
     engine, registry, provider: localProvider({ directory: dir }), sizeLimit: 64 * 1024,

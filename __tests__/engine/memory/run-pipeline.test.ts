@@ -25,7 +25,7 @@ describe('memory engine fast paths give plain mingo results', () => {
   ];
 
   beforeEach(async () => {
-    engine = memoryEngine();
+    engine = memoryEngine({ ephemeral: true });
     await engine.insertMany('articles', articles());
     await engine.insertMany('authors', authors());
   });

@@ -12,7 +12,7 @@ describe('read-documents: pipelines kept with frozen queries', () => {
   let seen: Pipeline[];
 
   beforeEach(() => {
-    const inner = memoryEngine();
+    const inner = memoryEngine({ ephemeral: true });
     seen = [];
     engine = Object.assign(Object.create(inner) as Engine, {
       aggregate: (collection: string, pipeline: Pipeline, options?: AggregateOptions) => {

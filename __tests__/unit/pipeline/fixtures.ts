@@ -43,7 +43,7 @@ const articles: Row[] = [
 
 /** A memory engine holding the small data set above (rows per docs/storage-model.md). */
 export async function seededEngine(): Promise<Engine> {
-  const engine = memoryEngine();
+  const engine = memoryEngine({ ephemeral: true });
   await engine.insertMany('files', files);
   await engine.insertMany('authors', authors);
   await engine.insertMany('categories', categories);

@@ -17,7 +17,7 @@ export interface ContentRouterOptions {
   contentTypes: readonly unknown[];
   /** Strapi component definitions keyed by uid (`'shared.seo'`). */
   components?: Readonly<Record<string, unknown>>;
-  /** Storage engine; default `memoryEngine()`. */
+  /** Storage engine; default `memoryEngine()` (in memory only: a `CR_MEMORY_ONLY` warning at startup). */
   engine?: Engine;
   /**
    * REST limits: `defaultLimit` 25 and `maxLimit` 100 (page sizes), `maxDepth` 10 (how many relations and
@@ -26,7 +26,11 @@ export interface ContentRouterOptions {
   rest?: { defaultLimit?: number; maxLimit?: number; maxDepth?: number };
   /** Configured locales; default `{ locales: ['en'], defaultLocale: 'en' }`. */
   i18n?: Partial<I18nSettings>;
-  /** API tokens, the Public role and the host app's own authentication. Without it every route is open. */
+  /**
+   * API tokens, the Public role and the host app's own authentication. Without it nothing is allowed (content types
+   * are private by default). `{ public: 'all' }` opens every route to every caller, with a `CR_AUTH_OPEN` warning
+   * at start-up: local development only.
+   */
   auth?: AuthOptions;
   /** The media library (`/upload` routes); `false` disables it. */
   upload?: UploadOptions | false;

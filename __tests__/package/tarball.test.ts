@@ -27,7 +27,7 @@ const NOTE_SCHEMA = {
 /** The app body shared by both module systems: mount, listen on a free port, request itself, print. */
 const APP_BODY = `
 const app = express();
-app.use('/api', createContentRouter({ contentTypes: [${JSON.stringify(NOTE_SCHEMA)}], engine: memoryEngine() }));
+app.use('/api', createContentRouter({ contentTypes: [${JSON.stringify(NOTE_SCHEMA)}], engine: memoryEngine({ ephemeral: true }), auth: { public: { actions: ['api::note.note.find'] } } }));
 setTimeout(() => { console.error('timed out'); process.exit(3); }, 60000).unref();
 const server = app.listen(0, '127.0.0.1', async () => {
   try {

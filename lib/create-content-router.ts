@@ -69,10 +69,15 @@ export interface ContentRouter extends Router {
 }
 
 /**
- * Builds the Strapi-v5-compatible REST Content API router. Mount it at `/api`.
+ * Builds the Strapi-v5-compatible REST Content API router. Mount it at `/api`. Content types are private by
+ * default: `auth` says what the public and each API token may do.
  *
  * @example
- * app.use('/api', createContentRouter({ contentTypes: [articleSchema], engine: memoryEngine() }));
+ * app.use('/api', createContentRouter({
+ *   contentTypes: [articleSchema],
+ *   engine: memoryEngine({ file: './data/content.db' }),
+ *   auth: { public: { actions: ['api::article.article.find'] }, apiTokens: [{ name: 'ci', type: 'full-access', accessKey: process.env.CMS_TOKEN! }] },
+ * }));
  */
 export function createContentRouter(options: ContentRouterOptions): ContentRouter {
   validateRouterOptions(options);

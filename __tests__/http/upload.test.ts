@@ -46,7 +46,7 @@ beforeEach(async () => {
   app = express();
   app.use((req, _res, next) => {
     const denied = String(req.headers['x-deny'] ?? '');
-    if (denied) setAbility(req, { ...OPEN_ABILITY, can: (a) => !denied.split(',').includes(a), subject: 'test' });
+    setAbility(req, denied ? { ...OPEN_ABILITY, can: (a) => !denied.split(',').includes(a), subject: 'test' } : OPEN_ABILITY);
     next();
   });
   app.use('/api/upload', createUploadRouter(media));
@@ -192,6 +192,7 @@ describe('POST /api/upload', () => {
   test('too many files: 400', async () => {
     const small = createMediaService({ engine, registry, provider: localProvider({ directory: dir }), maxFiles: 1 });
     const app2 = express();
+    app2.use((req, _res, next) => (setAbility(req, OPEN_ABILITY), next()));
     app2.use('/api/upload', createUploadRouter(small));
     app2.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => res.status(formatError(err).status).json(formatError(err).body));
     const res = await request(app2)

@@ -33,6 +33,14 @@ export const OPEN_ABILITY: Ability = Object.freeze({
   subject: 'open',
 });
 
+/** An ability that allows nothing: what a request gets when no authentication ran (fail closed). */
+export const NO_ABILITY: Ability = Object.freeze({
+  can: () => false,
+  canFind: () => false,
+  canReadDrafts: () => false,
+  subject: 'none',
+});
+
 /** Turns a request into the caller's ability (built once by `createAuth`, used by the auth middleware). */
 export interface Authenticator {
   /**

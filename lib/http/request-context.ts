@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Ability } from '../auth/types';
-import { OPEN_ABILITY } from '../auth/types';
+import { NO_ABILITY } from '../auth/types';
 
 const ABILITY = Symbol('content-router.ability');
 
@@ -11,9 +11,12 @@ export function setAbility(req: Request, ability: Ability): void {
   (req as WithAbility)[ABILITY] = ability;
 }
 
-/** The caller's ability; everything is allowed when no auth middleware ran. */
+/**
+ * The caller's ability. Nothing is allowed when no auth middleware ran: a route mounted without it fails
+ * closed (403), never open.
+ */
 export function getAbility(req: Request): Ability {
-  return (req as WithAbility)[ABILITY] ?? OPEN_ABILITY;
+  return (req as WithAbility)[ABILITY] ?? NO_ABILITY;
 }
 
 /** The caller's ability when authentication has run for this request (it had not when an error came first). */

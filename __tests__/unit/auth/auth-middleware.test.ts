@@ -87,3 +87,14 @@ describe('authMiddleware over HTTP', () => {
     expect(JSON.stringify(res.body)).not.toContain('db down');
   });
 });
+
+describe('getAbility without the auth middleware', () => {
+  it('fails closed: a route reached without authentication may do nothing', async () => {
+    const bare = express();
+    bare.get('/api/articles', (req, res) => {
+      const ability = getAbility(req);
+      res.json({ subject: ability.subject, can: [ability.can(`${ARTICLE}.find`), ability.canFind(ARTICLE), ability.canReadDrafts(ARTICLE)] });
+    });
+    expect((await request(bare).get('/api/articles')).body).toEqual({ subject: 'none', can: [false, false, false] });
+  });
+});

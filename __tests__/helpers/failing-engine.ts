@@ -36,7 +36,7 @@ export function failingEngine(inner: Engine): FailingEngine {
  * go straight to the real engine.
  *
  * @example
- * const slow = slowStartingEngine(memoryEngine());
+ * const slow = slowStartingEngine(memoryEngine({ ephemeral: true }));
  * const router = createContentRouter({ ..., engine: slow.engine, readyWaitMS: 1 });
  * slow.start();
  */

@@ -19,8 +19,8 @@ export interface ErrorContext {
   /** The request's `Content-Type` header, when there is one. */
   readonly contentType?: string;
   /**
-   * Who asked: `public`, `api-token:<name>`, a `resolve` subject, or `open` without `auth`; absent when the
-   * error came before the caller was known (a `resolve` hook that threw).
+   * Who asked: `public`, `api-token:<name>` or a `resolve` subject; absent when the error came before the
+   * caller was known (a `resolve` hook that threw).
    */
   readonly subject?: string;
   /** The Express request itself, for a host that wants more (mind what it logs from it). */

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { createContentRouter, memoryEngine, mongoEngine, type ContentRouterOptions, type Engine } from '../../../lib';
 import { httpComponents, httpContentTypes } from '../../fixtures/http-model';
 import { slowStartingEngine } from '../../helpers/failing-engine';
+import { everyActionPublic } from '../../helpers/every-action';
 import { createTestApp, expectStrapiError } from '../../helpers/http';
 
 /**
@@ -75,15 +76,18 @@ describe('a storage engine that cannot start', () => {
   });
 });
 
-/** The router over the HTTP model, mounted at /api, and its app (router.ready is not awaited). */
+/** The router over the HTTP model (every action public), mounted at /api, and its app (router.ready is not awaited). */
 function mount(engine: Engine, options: Partial<ContentRouterOptions> = {}) {
-  const router = createContentRouter({ contentTypes: httpContentTypes, components: httpComponents, engine, i18n: { locales: ['en', 'fr'], defaultLocale: 'en' }, upload: false, ...options });
+  const router = createContentRouter({
+    contentTypes: httpContentTypes, components: httpComponents, engine, i18n: { locales: ['en', 'fr'], defaultLocale: 'en' }, upload: false,
+    auth: everyActionPublic(httpContentTypes), ...options,
+  });
   return { router, app: express().use('/api', router) };
 }
 
 describe('a storage engine that is slow to start: requests wait at most readyWaitMS', () => {
   it('then answer 503 "still starting" with Retry-After; once it has started they are served', async () => {
-    const slow = slowStartingEngine(memoryEngine());
+    const slow = slowStartingEngine(memoryEngine({ ephemeral: true }));
     const { router, app } = mount(slow.engine, { readyWaitMS: 1 });
     const early = await Promise.all([request(app).get('/api/makers'), request(app).post('/api/makers').send({ data: { title: 'x' } })]);
     for (const res of early) {
@@ -98,7 +102,7 @@ describe('a storage engine that is slow to start: requests wait at most readyWai
   });
 
   it('a request sent within readyWaitMS is served when the start ends in time', async () => {
-    const slow = slowStartingEngine(memoryEngine());
+    const slow = slowStartingEngine(memoryEngine({ ephemeral: true }));
     const { router } = mount(slow.engine); // default: 5000 ms
     let arrived!: () => void;
     const atGate = new Promise<void>((resolve) => (arrived = resolve));
@@ -116,7 +120,7 @@ describe('a storage engine that is slow to start: requests wait at most readyWai
   it('a start that fails after the wait: later requests answer the failure, credentials redacted', async () => {
     const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      const slow = slowStartingEngine(memoryEngine());
+      const slow = slowStartingEngine(memoryEngine({ ephemeral: true }));
       const { router, app } = mount(slow.engine, { readyWaitMS: 0 });
       expectStrapiError(await request(app).get('/api/makers'), 503, 'ServiceUnavailableError', STARTING);
       slow.fail(new Error('auth failed for mongodb://app:hunter2@db.internal:27017/cms'));
@@ -133,6 +137,6 @@ describe('a storage engine that is slow to start: requests wait at most readyWai
   });
 
   it.each([-1, 1.5, '5000'])('readyWaitMS is validated: %p is refused', (readyWaitMS) => {
-    expect(() => mount(memoryEngine(), { readyWaitMS: readyWaitMS as number })).toThrow(/CR_INVALID_OPTIONS: options\.readyWaitMS must be/);
+    expect(() => mount(memoryEngine({ ephemeral: true }), { readyWaitMS: readyWaitMS as number })).toThrow(/CR_INVALID_OPTIONS: options\.readyWaitMS must be/);
   });
 });

@@ -1,6 +1,8 @@
 import request from 'supertest';
 import type { ContentRouterOptions, ErrorContext } from '../../../lib';
 import { failingEngine } from '../../helpers/failing-engine';
+import { httpContentTypes } from '../../fixtures/http-model';
+import { everyActionPublic } from '../../helpers/every-action';
 import { createTestApp, expectNoStack } from '../../helpers/http';
 import { testEngine } from '../../helpers/test-engine';
 
@@ -14,11 +16,15 @@ const BARE_500 = { data: null, error: { status: 500, name: 'InternalServerError'
 const TOKEN = 'Bearer tok_live_5ecret';
 const BODY_SECRET = 'body-5ecret';
 
-/** An app whose `makers` reads fail with `engine down` and whose `makers` creates fail in a lifecycle hook. */
+/**
+ * An app whose `makers` reads fail with `engine down` and whose `makers` creates fail in a lifecycle hook; every
+ * action is public, and TOKEN is the full-access API token `ci`.
+ */
 async function failingApp(overrides: Partial<ContentRouterOptions> = {}, env = 'development') {
   const failing = failingEngine(testEngine());
   const t = await createTestApp({
     engine: failing.engine,
+    auth: { ...everyActionPublic(httpContentTypes), apiTokens: [{ name: 'ci', type: 'full-access', accessKey: TOKEN.slice('Bearer '.length) }] },
     lifecycles: { 'api::maker.maker': { beforeCreate: () => { throw new TypeError('hook bug'); } } },
     ...overrides,
   });
@@ -44,7 +50,7 @@ describe('by default: console.error, as Express logs errors', () => {
     expectNoStack(res);
     expect(errors).toHaveBeenCalledTimes(1);
     const line = logged();
-    expect(line).toMatch(/^content-router: unexpected error, answered 500: GET \/api\/makers \(request id req-42, caller open\)\nError: engine down\n\s+at /);
+    expect(line).toMatch(/^content-router: unexpected error, answered 500: GET \/api\/makers \(request id req-42, caller api-token:ci\)\nError: engine down\n\s+at /);
     expect(line).not.toContain('5ecret');
   });
 
@@ -53,7 +59,7 @@ describe('by default: console.error, as Express logs errors', () => {
     const res = await request(app).post('/api/makers').set('Authorization', TOKEN).send({ data: { title: BODY_SECRET } });
     expect(res.body).toEqual(BARE_500);
     expect(errors).toHaveBeenCalledTimes(1);
-    expect(logged()).toMatch(/^content-router: unexpected error, answered 500: POST \/api\/makers \(content-type application\/json, caller open\)\nTypeError: hook bug\n/);
+    expect(logged()).toMatch(/^content-router: unexpected error, answered 500: POST \/api\/makers \(content-type application\/json, caller api-token:ci\)\nTypeError: hook bug\n/);
     expect(logged()).not.toContain('5ecret');
   });
 
@@ -66,7 +72,7 @@ describe('by default: console.error, as Express logs errors', () => {
       next();
     }, app);
     await request(withId).get('/api/makers');
-    expect(logged()).toContain('GET /api/makers (request id 7, caller open)');
+    expect(logged()).toContain('GET /api/makers (request id 7, caller public)');
   });
 
   it("an error before the caller is known (a resolve hook that throws): no caller is named", async () => {
@@ -113,7 +119,7 @@ describe('options.onError', () => {
     expect(calls).toHaveLength(1);
     const [error, context] = calls[0]!;
     expect(error).toEqual(new Error('engine down'));
-    expect(context).toEqual({ status: 500, method: 'GET', path: '/api/makers/doc0001', requestId: 'abc', subject: 'open', request: expect.anything() });
+    expect(context).toEqual({ status: 500, method: 'GET', path: '/api/makers/doc0001', requestId: 'abc', subject: 'api-token:ci', request: expect.anything() });
     expect(context.request.headers['x-request-id']).toBe('abc');
   });
 

@@ -35,8 +35,9 @@ export interface MongoEngineOptions {
    * `true` (default): every write runs in a MongoDB transaction, and a deployment without transactions (a
    * standalone `mongod`) is refused at start-up (`router.ready` rejects, saying how to run a one-node replica set).
    * `false`: UNSAFE, writes run without transactions (a failing write keeps what it wrote before failing;
-   * uniqueness and single types are only as safe as the unique indexes make them); a process warning
-   * (`CONTENT_ROUTER_UNSAFE_WRITES`) is emitted at start-up.
+   * uniqueness still holds through the unique indexes, but two concurrent first writes of a single type can
+   * both succeed); a process warning
+   * (`CR_UNSAFE_WRITES`) is emitted at start-up.
    */
   transactions?: boolean;
   /**

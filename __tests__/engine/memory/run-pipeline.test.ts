@@ -158,6 +158,34 @@ describe('memory engine fast paths give plain mingo results', () => {
     ]);
   });
 
+  it('relation filter: rows sharing a local value share its join, and only equal values do', async () => {
+    await engine.insertMany('authors', [
+      { id: 6, documentId: '["a1"]', name: 'json text' }, { id: 7, documentId: '1', name: 'string one' },
+      { id: 8, documentId: 1, name: 'number one' }, { id: 9, documentId: true, name: 'true' }, { id: 10, documentId: 0, name: 'zero' },
+    ]);
+    await engine.insertMany('articles', [
+      { id: 11, documentId: 'd11', _status: 'published', author: '["a1"]' }, { id: 12, documentId: 'd12', _status: 'published', author: ['a1'] },
+      { id: 13, documentId: 'd13', _status: 'published', author: 1 }, { id: 14, documentId: 'd14', _status: 'published', author: '1' },
+      { id: 15, documentId: 'd15', _status: 'published', author: -0 }, { id: 16, documentId: 'd16', _status: 'published', author: [] },
+      { id: 17, documentId: 'd17', _status: 'published', author: [null] }, { id: 18, documentId: 'd18', _status: 'published', author: true },
+      { id: 19, documentId: 'd19', _status: 'published', author: { documentId: 'a1' } }, { id: 20, documentId: 'd20', _status: 'published', author: NaN },
+    ]);
+    for (const name of ['json text', 'string one', 'number one', 'true', 'zero', 'Ann', 'Nul', 'Missing']) {
+      await expectMingo(relationFilter('author', { name }, some));
+      await expectMingo(relationFilter('author', { name }, { $or: [none, { views: { $gt: 1 } }, { 'tags.0': 'x' }] }));
+      await expectMingo(relationFilter('author', { name }, { $and: [some, { $expr: { $gt: ['$views', 1] } }] }));
+    }
+  });
+
+  it('relation filter: a lookup with let variables runs on every row', async () => {
+    await expectMingo([
+      { $match: { _status: 'published' } },
+      { $lookup: { from: 'authors', localField: 'author', foreignField: 'documentId', let: { t: '$title' }, pipeline: [{ $match: { $expr: { $eq: ['$name', '$$t'] } } }, { $limit: 1 }], as: '__rf1' } },
+      { $match: none },
+      { $unset: ['__rf1'] },
+    ]);
+  });
+
   it('cached relation-filter results and sorted pages follow writes to either collection', async () => {
     const pipeline: Pipeline = [...relationFilter('author', { name: { $in: ['Ann', 'Bob'] } }, some), { $sort: { title: -1, id: 1 } }, page(0, 1)];
     await expectMingo(pipeline);

@@ -55,19 +55,138 @@ export function planRelationFilter(pipeline: Pipeline, from: number): RelationFi
  * runRelationFilter(readOnlyContext, (name) => collections.get(name)!, scope, plan)
  */
 export function runRelationFilter(cx: StageContext, collection: (name: string) => MemoryCollection, rows: readonly Row[], plan: RelationFilterPlan): readonly Row[] | null {
-  if (rows.some((row) => plan.temps.some((t) => Object.hasOwn(row, t)))) return null;
   const key = cacheKey(collection, rows, plan);
   const cached = key === null ? undefined : results.get(rows)?.get(key);
-  if (cached) return cached;
-  const joined = compileStages(cx, plan.lookups)(rows, false, {}).rows;
-  const test = compileRowTest(plan.match, cx.options);
-  const out = rows.filter((_row, i) => test(joined[i]!));
+  if (cached) return cached; // a stable input never changes: it held no temp field when this was computed
+  const out = keptRows(cx, rows, plan);
+  if (!out) return null;
   if (key !== null) {
     const byKey = results.get(rows) ?? new Map<string, Row[]>();
     if (byKey.size >= 64) byKey.clear();
     byKey.set(key, markStable(out));
     results.set(rows, byKey);
   }
+  return out;
+}
+
+/** One `$lookup`'s result: the `as` array of row `i` is `arrays[at[i]]` (rows may share one). */
+interface Joined {
+  readonly at: readonly number[];
+  readonly arrays: readonly unknown[];
+}
+
+/**
+ * The rows the `$match` keeps, each tested as it is after the `$lookup`s, reduced to the fields the `$match`
+ * reads (all of them when it holds an operator such as `$expr`). When it reads only the one temp field, the
+ * verdict is taken once per distinct joined array.
+ */
+function keptRows(cx: StageContext, rows: readonly Row[], plan: RelationFilterPlan): Row[] | null {
+  const joined = joinAll(cx, rows, plan);
+  if (!joined) return null;
+  const test = compileRowTest(plan.match, cx.options);
+  const fields = matchFields(plan.match);
+  const as = plan.temps[0]!;
+  if (fields && joined.length === 1 && [...fields].every((f) => f === as)) {
+    const { at, arrays } = joined[0]!;
+    const verdicts = arrays.map((array) => test({ [as]: array }));
+    return rows.filter((_row, i) => verdicts[at[i]!]);
+  }
+  return rows.filter((row, i) => {
+    const seen = fields ? pick(row, fields) : { ...row };
+    joined.forEach(({ at, arrays }, j) => (seen[plan.temps[j]!] = arrays[at[i]!]));
+    return test(seen);
+  });
+}
+
+/**
+ * Runs the `$lookup`s. One without `let` whose `localField` reads no earlier temp joins every row with the same
+ * local value to the same rows (its pipeline cannot see the row): it runs once per distinct value of a top-level
+ * `localField` (scalars, null/missing, arrays of strings), on the first row holding it. Otherwise every row is
+ * joined, all the lookups in order. Null when a row holds a temp field.
+ */
+function joinAll(cx: StageContext, rows: readonly Row[], plan: RelationFilterPlan): Joined[] | null {
+  const independent = plan.lookups.every((stage) => {
+    const { localField, let: letSpec } = stage.$lookup as Record<string, unknown>;
+    return letSpec === undefined && !plan.temps.includes(String(localField).split('.')[0]!);
+  });
+  if (!independent) {
+    for (const row of rows) for (const temp of plan.temps) if (Object.hasOwn(row, temp)) return null;
+    const all = compileStages(cx, plan.lookups)(rows, false, {}).rows;
+    const at = rows.map((_row, i) => i);
+    return plan.temps.map((temp) => ({ at, arrays: all.map((row) => row[temp]) }));
+  }
+  const out: Joined[] = [];
+  for (const stage of plan.lookups) {
+    const joined = joinDistinct(cx, rows, stage);
+    if (!joined) return null;
+    out.push(joined);
+  }
+  return out;
+}
+
+/**
+ * One `$lookup` without `let` on the distinct local values of `rows`, each joined on a row holding only the
+ * first part of the `localField` path (all the join reads); null when a row holds the `as` field.
+ */
+function joinDistinct(cx: StageContext, rows: readonly Row[], stage: Record<string, unknown>): Joined | null {
+  const { localField, as } = stage.$lookup as { localField: string; as: string };
+  const head = localField.split('.')[0]!;
+  // Two key spaces: scalar values, and the JSON text of arrays of strings (never mistaken for a string value).
+  const firstOf = [new Map<unknown, number>(), new Map<unknown, number>()] as const;
+  const at: number[] = [];
+  const distinct: Row[] = [];
+  const plain = isPlainField(localField);
+  for (const row of rows) {
+    if (Object.hasOwn(row, as)) return null;
+    // A plain field is never inherited (isPlainField): undefined is a missing field.
+    const value = plain ? row[localField] : null;
+    const space = plain ? keySpace(value) : -1;
+    const key = space === 1 ? JSON.stringify(value) : (value ?? null);
+    const seen = space === -1 ? undefined : firstOf[space].get(key);
+    if (seen !== undefined) {
+      at.push(seen);
+      continue;
+    }
+    if (space !== -1) firstOf[space].set(key, distinct.length);
+    at.push(distinct.length);
+    distinct.push(Object.hasOwn(row, head) ? { [head]: row[head] } : {});
+  }
+  const joined = compileStages(cx, [stage])(distinct, false, {}).rows;
+  return { at, arrays: joined.map((row) => row[as]) };
+}
+
+/**
+ * Where a top-level `localField` value is keyed so that two rows share a key exactly when their values join the
+ * same rows (SameValueZero in a `Map`): 0, the value itself, for a string, a boolean, a finite number (0 and -0
+ * are one number to MongoDB), null or missing (both join as null); 1, its JSON text, for an array of strings
+ * (a space of its own: never mistaken for a string value); -1 for any other value (the row is joined alone).
+ */
+function keySpace(value: unknown): 0 | 1 | -1 {
+  if (value === null || value === undefined || typeof value === 'string' || typeof value === 'boolean') return 0;
+  if (typeof value === 'number') return Number.isFinite(value) ? 0 : -1;
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? 1 : -1;
+}
+
+/**
+ * The top-level fields a query filter reads, or null when it holds a top-level operator other than `$and` / `$or` /
+ * `$nor`, or a field mingo does not read as a plain own property.
+ */
+function matchFields(filter: Filter, out = new Set<string>()): Set<string> | null {
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and' || key === '$or' || key === '$nor') {
+      if (!Array.isArray(value) || !value.every((f) => isObject(f) && matchFields(f, out))) return null;
+    } else if (key.startsWith('$') || !isPlainField(key.split('.')[0]!)) {
+      return null;
+    } else {
+      out.add(key.split('.')[0]!);
+    }
+  }
+  return out;
+}
+
+function pick(row: Row, fields: ReadonlySet<string>): Row {
+  const out: Row = {};
+  for (const field of fields) if (Object.hasOwn(row, field)) out[field] = row[field];
   return out;
 }
 

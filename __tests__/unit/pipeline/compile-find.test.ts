@@ -1,6 +1,8 @@
 import type { Engine, Pipeline, Row } from '../../../lib/engine';
+import { indexesFor } from '../../../lib/engine/indexes';
 import { compileFind, compileFindOne, PIPELINE_OPERATORS } from '../../../lib/pipeline';
 import type { FilterNode, Query } from '../../../lib/query/types';
+import { indexViolations } from '../../helpers/index-eligibility';
 import { article, asc, author, category, desc, pop, query, registry, run, seededEngine, through, where } from './fixtures';
 
 const A = article.attributes;
@@ -71,6 +73,12 @@ describe('compileFind: exact pipelines', () => {
         { $lookup: { from: 'files', localField: 'cover', foreignField: 'id', pipeline: [{ $match: { name: { $eq: 'b.png' } } }, { $limit: 1 }, { $project: { _id: 1 } }], as: '__rf1' } },
         { $match: { $nor: [{ __rf1: { $size: 0 } }] } },
       ]],
+    ['media inside a component: the dotted path is the localField',
+      () => ({ type: 'component', field: 'seo', attribute: A.seo, where: through(registry.component('shared.seo') as never, 'shareImage', where(F, 'name', '$eq', 'b.png')) }) as FilterNode,
+      [
+        { $lookup: { from: 'files', localField: 'seo.shareImage', foreignField: 'id', pipeline: [{ $match: { name: { $eq: 'b.png' } } }, { $limit: 1 }, { $project: { _id: 1 } }], as: '__rf1' } },
+        { $match: { $nor: [{ __rf1: { $size: 0 } }] } },
+      ]],
     ['nested, through a mappedBy side (documentId against the owning field, every locale), $not of it',
       () => ({ type: 'not', child: through(article, 'author', through(author, 'articles', where(A, 'title', '$eq', 'x'))) }),
       [
@@ -85,6 +93,9 @@ describe('compileFind: exact pipelines', () => {
     const stages = filterStages(filters());
     expect(stages.slice(0, -1)).toEqual(expected);
     expect(stages[stages.length - 1]).toEqual({ $unset: expected.filter((s) => s.$lookup).map((s) => (s.$lookup as Row).as) });
+    // Every join is an index seek on MongoDB: localField/foreignField, the foreign field leading a declared index.
+    const declared = new Map(indexesFor(registry).map((c) => [c.name, c.indexes]));
+    expect(indexViolations('articles', stages, declared)).toEqual([]);
   });
 
   it('findOne: relations join with localField/foreignField, relation order from the stored array', () => {

@@ -130,29 +130,53 @@ function joinAll(cx: StageContext, rows: readonly Row[], plan: RelationFilterPla
  */
 function joinDistinct(cx: StageContext, rows: readonly Row[], stage: Record<string, unknown>): Joined | null {
   const { localField, as } = stage.$lookup as { localField: string; as: string };
+  const groups = distinctValues(rows, localField, as);
+  if (!groups) return null;
+  const joined = compileStages(cx, [stage])(groups.distinct, false, {}).rows;
+  return { at: groups.at, arrays: joined.map((row) => row[as]) };
+}
+
+/** One row per distinct local value (reduced to the path's first field), and which one each input row is. */
+type Groups = { readonly at: readonly number[]; readonly distinct: readonly Row[] };
+/** Groups of stable input arrays (a cached scope), by local field and temp: a write to the target keeps them. */
+const groupsOf = new WeakMap<readonly Row[], Map<string, Groups | null>>();
+
+function distinctValues(rows: readonly Row[], localField: string, as: string): Groups | null {
+  const stable = stableId(rows) !== undefined;
+  const key = `${localField}\u0000${as}`;
+  const cached = stable ? groupsOf.get(rows)?.get(key) : undefined;
+  if (cached !== undefined) return cached;
   const head = localField.split('.')[0]!;
   // Two key spaces: scalar values, and the JSON text of arrays of strings (never mistaken for a string value).
   const firstOf = [new Map<unknown, number>(), new Map<unknown, number>()] as const;
   const at: number[] = [];
   const distinct: Row[] = [];
   const plain = isPlainField(localField);
+  let groups: Groups | null = { at, distinct };
   for (const row of rows) {
-    if (Object.hasOwn(row, as)) return null;
+    if (Object.hasOwn(row, as)) {
+      groups = null;
+      break;
+    }
     // A plain field is never inherited (isPlainField): undefined is a missing field.
     const value = plain ? row[localField] : null;
     const space = plain ? keySpace(value) : -1;
-    const key = space === 1 ? JSON.stringify(value) : (value ?? null);
-    const seen = space === -1 ? undefined : firstOf[space].get(key);
+    const id = space === 1 ? JSON.stringify(value) : (value ?? null);
+    const seen = space === -1 ? undefined : firstOf[space].get(id);
     if (seen !== undefined) {
       at.push(seen);
       continue;
     }
-    if (space !== -1) firstOf[space].set(key, distinct.length);
+    if (space !== -1) firstOf[space].set(id, distinct.length);
     at.push(distinct.length);
     distinct.push(Object.hasOwn(row, head) ? { [head]: row[head] } : {});
   }
-  const joined = compileStages(cx, [stage])(distinct, false, {}).rows;
-  return { at, arrays: joined.map((row) => row[as]) };
+  if (stable) {
+    const byKey = groupsOf.get(rows) ?? new Map<string, Groups | null>();
+    if (byKey.size >= 16) byKey.clear();
+    groupsOf.set(rows, byKey.set(key, groups));
+  }
+  return groups;
 }
 
 /**
@@ -190,9 +214,9 @@ function pick(row: Row, fields: ReadonlySet<string>): Row {
   return out;
 }
 
+
 /** Results per stable input array, by {@link cacheKey}. */
 const results = new WeakMap<readonly Row[], Map<string, Row[]>>();
-
 /** Stages and variables whose result may change without a write: such lookups are never cached. */
 const VOLATILE = ['$$NOW', '$$CLUSTER_TIME', '"$rand"', '"$sample"', '"$unionWith"', '"$graphLookup"', '"$documents"', '"$function"', '"$where"'];
 

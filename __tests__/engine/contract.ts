@@ -323,15 +323,17 @@ export function runEngineContract(
         await compare(ordered());
       });
 
-      it('list shapes of the compiler: scope $match, $sort, page $facet, relation-filter semi-joins', async () => {
+      it('list shapes of the compiler: scope $match, $sort, page $facet, relation filters', async () => {
         const page = { $facet: { data: [{ $skip: 1 }, { $limit: 2 }], total: [{ $count: 'count' }] } };
         await compare([{ $match: { _status: 'published', locale: null } }, { $sort: { id: 1 } }, page]);
         await compare([{ $match: { _status: 'published' } }, { $sort: { title: -1, id: 1 } }, page]);
         await compare([{ $match: { _status: 'published' } }, { $sort: { views: -1, id: 1 } }, { $limit: 1 }]);
-        const authorsNamed = { $lookup: { from: B, pipeline: [{ $match: { name: { $in: ['Ann', 'Cy'] } } }, { $project: { _id: 0, documentId: 1 } }], as: '__rf1' } };
-        await compare([{ $match: { _status: 'published' } }, authorsNamed, { $match: { $expr: { $in: ['$author', '$__rf1.documentId'] } } }, { $unset: ['__rf1'] }, { $sort: { id: 1 } }, page]);
-        const anyAuthor = { $expr: { $gt: [{ $size: { $setIntersection: [{ $ifNull: ['$authors', []] }, '$__rf1.documentId'] } }, 0] } };
-        await compare([{ $match: { _status: 'published' } }, authorsNamed, { $match: anyAuthor }, { $unset: ['__rf1'] }, { $sort: { id: -1 } }, page]);
+        const named = (localField: string): Row => ({ $lookup: {
+          from: B, localField, foreignField: 'documentId', pipeline: [{ $match: { name: { $in: ['Ann', 'Cy'] } } }, { $limit: 1 }, { $project: { _id: 1 } }], as: '__rf1',
+        } });
+        const some = { $match: { $nor: [{ __rf1: { $size: 0 } }] } };
+        await compare([{ $match: { _status: 'published' } }, named('author'), some, { $unset: ['__rf1'] }, { $sort: { id: 1 } }, page]);
+        await compare([{ $match: { _status: 'published' } }, named('authors'), { $match: { __rf1: { $size: 0 } } }, { $unset: ['__rf1'] }, { $sort: { id: -1 } }, page]);
       });
 
       it('a first $match on documentId or id selects through the index', async () => {
@@ -386,6 +388,79 @@ export function runEngineContract(
 
       it('compares values with their types: 1 is not \'1\'', async () => {
         expect(await joined([{ id: 1, ids: 1 }, { id: 2, ids: '1' }, { id: 3, ids: [1.0, true] }], 'ids')).toEqual([[6], [7], [6]]);
+      });
+    });
+
+    describe('relation-filter shapes of the compiler (pipeline/compile-filters): the manual\'s answers', () => {
+      // One concise $lookup per relation filter (https://www.mongodb.com/docs/manual/reference/operator/aggregation/lookup/,
+      // "Correlated Subqueries Using Concise Syntax"): the foreign rows whose foreignField equals a localField value
+      // (an array localField: any element; a dotted path: every value along it, arrays of documents crossed; a
+      // missing or null localField: null, which matches a null or missing foreignField), then the pipeline; the
+      // root $match keeps the rows whose joined array is empty ("no related row") or not.
+      beforeEach(async () => {
+        await engine.insertMany(B, [
+          { id: 1, documentId: 'a1', name: 'Ann', _status: 'published' },
+          { id: 2, documentId: 'a2', name: 'Bob', _status: 'published' },
+          { id: 3, documentId: 'a3', name: 'Cy', _status: 'draft' },
+          { id: 4, documentId: 'a2', name: 'Bob (draft)', _status: 'draft' },
+        ]);
+        await engine.insertMany(A, [
+          article(1, { author: 'a2', authors: ['a3', 'a1'] }),
+          article(2, { author: 'a1', authors: [] }),
+          article(3, { author: null, blocks: [{ author: 'a2' }, { text: 'x' }] }),
+          article(4, { authors: ['a2'], blocks: [{ author: ['zz', 'a3'] }] }),
+        ]);
+      });
+      const filter = (localField: string, pipeline: Pipeline, test: 'some' | 'none', from = B, foreignField = 'documentId'): Pipeline => [
+        { $match: { _status: 'published' } },
+        { $lookup: { from, localField, foreignField, pipeline: [...pipeline, { $limit: 1 }, { $project: { _id: 1 } }], as: '__rf1' } },
+        { $match: test === 'none' ? { __rf1: { $size: 0 } } : { $nor: [{ __rf1: { $size: 0 } }] } },
+        { $unset: ['__rf1'] },
+        { $sort: { id: 1 } },
+      ];
+      const ids = async (pipeline: Pipeline, on = A): Promise<unknown[]> => {
+        const rows = await engine.aggregate(on, pipeline);
+        expect(rows.every((r) => !Object.hasOwn(r, '__rf1'))).toBe(true);
+        return rows.map((r) => r.id);
+      };
+      const published = { $match: { _status: 'published' } };
+
+      it('to-one: the scope and the filter apply to the joined rows only', async () => {
+        expect(await ids(filter('author', [published, { $match: { name: 'Bob' } }], 'some'))).toEqual([1]);
+        expect(await ids(filter('author', [published, { $match: { name: 'Cy' } }], 'some'))).toEqual([]);
+        expect(await ids(filter('author', [published], 'none'))).toEqual([3, 4]);
+      });
+
+      it('to-many: any element joins; an empty array and a missing field join nothing here', async () => {
+        expect(await ids(filter('authors', [published, { $match: { name: { $in: ['Ann', 'Bob'] } } }], 'some'))).toEqual([1, 4]);
+        expect(await ids(filter('authors', [published], 'none'))).toEqual([2, 3]);
+      });
+
+      it('a path through a repeatable component: every value along it, arrays of documents crossed', async () => {
+        expect(await ids(filter('blocks.author', [published], 'some'))).toEqual([3]);
+        expect(await ids(filter('blocks.author', [], 'some'))).toEqual([3, 4]);
+        expect(await ids(filter('blocks.author', [], 'none'))).toEqual([1, 2]);
+      });
+
+      it('a missing or null localField is null: it joins the foreign rows without the field', async () => {
+        await engine.insertMany(B, [{ id: 5, name: 'no documentId', _status: 'published' }]);
+        expect(await ids(filter('author', [published, { $match: { name: 'no documentId' } }], 'some'))).toEqual([3, 4]);
+      });
+
+      it('the mappedBy side: documentId against the owning field of the target, an array field by element', async () => {
+        const byAuthor = (test: 'some' | 'none', pipeline: Pipeline = []): Pipeline => filter('documentId', pipeline, test, A, 'author');
+        expect(await ids(byAuthor('some'), B)).toEqual([1, 2]);
+        expect(await ids(byAuthor('none'), B)).toEqual([]);
+        expect(await ids(byAuthor('some', [{ $match: { views: { $gte: 20 } } }]), B)).toEqual([1]);
+        expect(await ids(filter('documentId', [], 'some', A, 'authors'), B)).toEqual([1, 2]);
+      });
+
+      it('nested: a relation filter inside the joined pipeline', async () => {
+        const inner: Pipeline = [
+          { $lookup: { from: A, localField: 'documentId', foreignField: 'author', pipeline: [{ $match: { views: 10 } }, { $limit: 1 }, { $project: { _id: 1 } }], as: '__rf2' } },
+          { $match: { $nor: [{ __rf2: { $size: 0 } }] } },
+        ];
+        expect(await ids(filter('authors', inner, 'some'))).toEqual([4]);
       });
     });
 

@@ -14,6 +14,7 @@ import { type MediaService, createMediaService, localProvider } from '../../lib/
 import { serveUploads } from '../../lib/http/serve-uploads';
 import type { MediaAttribute } from '../../lib/schema';
 import { loadBlogRegistry } from '../helpers/blog-registry';
+import { indexCheckedEngine } from '../helpers/index-eligibility';
 
 const registry = loadBlogRegistry();
 const GOLDEN_KEYS = [
@@ -37,7 +38,8 @@ function jpeg(width: number, height: number): Promise<Buffer> {
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'upload-http-'));
-  engine = memoryEngine({ ephemeral: true }); // on purpose: the media service alone, a fresh store per test and nothing to close
+  // On purpose: the media service alone, a fresh store per test and nothing to close; reads index-checked.
+  engine = indexCheckedEngine(memoryEngine({ ephemeral: true }));
   let n = 0;
   media = createMediaService({
     engine, registry, provider: localProvider({ directory: dir }), sizeLimit: 64 * 1024,

@@ -7,7 +7,7 @@
  */
 export const PIPELINE_OPERATORS = Object.freeze({
   /** Aggregation stages. */
-  stage: Object.freeze(['$match', '$lookup', '$sort', '$facet', '$skip', '$limit', '$count', '$project', '$addFields', '$unset', '$unwind'] as const),
+  stage: Object.freeze(['$match', '$lookup', '$sort', '$facet', '$skip', '$limit', '$count', '$project', '$addFields', '$unset'] as const),
   /** Query operators inside `$match` (and `$elemMatch`). */
   query: Object.freeze([
     '$and', '$or', '$nor', '$expr', '$eq', '$ne', '$lt', '$lte', '$gt', '$gte', '$in', '$nin', '$regex', '$options', '$not',
@@ -15,9 +15,8 @@ export const PIPELINE_OPERATORS = Object.freeze({
   ] as const),
   /** Aggregation expression operators (inside `$expr`, `let`, `$addFields`). */
   expression: Object.freeze([
-    '$eq', '$ne', '$gt', '$in', '$and', '$ifNull', '$arrayElemAt', '$indexOfArray', '$setIntersection', '$size',
-    '$filter', '$map', '$reduce', '$concatArrays', '$mergeObjects', '$cond', '$switch', '$type', '$isArray', '$min',
-    '$max', '$literal', '$not',
+    '$eq', '$ne', '$gt', '$in', '$and', '$ifNull', '$arrayElemAt', '$indexOfArray', '$size', '$filter', '$map',
+    '$mergeObjects', '$cond', '$switch', '$type', '$min', '$max', '$literal', '$not',
   ] as const),
 });
 

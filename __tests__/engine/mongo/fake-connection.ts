@@ -56,6 +56,7 @@ export function fakeConnection(options: FakeOptions = {}): { connection: Mongoos
     collection,
   };
   const client = { startSession: () => { log.sessions++; return session; } };
+  // Open from the start: the engine never waits on it, so `on` / `removeListener` have nothing to report.
   const connection = { readyState: 1, asPromise: async () => connection, getClient: () => client, db, on: () => connection, removeListener: () => connection };
   return { connection, log };
 }

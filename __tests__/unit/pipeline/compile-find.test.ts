@@ -1,7 +1,9 @@
 import type { Engine, Pipeline, Row } from '../../../lib/engine';
+import { indexesFor } from '../../../lib/engine/indexes';
 import { compileFind, compileFindOne, PIPELINE_OPERATORS } from '../../../lib/pipeline';
-import type { Query } from '../../../lib/query/types';
-import { article, asc, author, desc, pop, query, registry, run, seededEngine, through, where } from './fixtures';
+import type { FilterNode, Query } from '../../../lib/query/types';
+import { indexViolations } from '../../helpers/index-eligibility';
+import { article, asc, author, category, desc, pop, query, registry, run, seededEngine, through, where } from './fixtures';
 
 const A = article.attributes;
 
@@ -40,16 +42,60 @@ describe('compileFind: exact pipelines', () => {
     ]);
   });
 
-  it('relation filter: an uncorrelated lookup, then $expr membership, temp field unset', () => {
+  it('relation filter: a correlated localField/foreignField lookup of at most one row, tested by $size', () => {
     const q = query(article, { filters: through(article, 'author', where(author.attributes, 'name', '$eq', 'Ann')), pagination: { kind: 'offset', start: 5, limit: 10, withCount: false } });
     expect(compileFind(registry, article, q)).toEqual([
       { $match: { _status: 'published', locale: 'en' } },
-      { $lookup: { from: 'authors', pipeline: [{ $match: { name: { $eq: 'Ann' } } }, { $project: { _id: 0, documentId: 1 } }], as: '__rf1' } },
-      { $match: { $expr: { $in: ['$author', '$__rf1.documentId'] } } },
+      { $lookup: {
+        from: 'authors', localField: 'author', foreignField: 'documentId',
+        pipeline: [{ $match: { name: { $eq: 'Ann' } } }, { $limit: 1 }, { $project: { _id: 1 } }], as: '__rf1',
+      } },
+      { $match: { $nor: [{ __rf1: { $size: 0 } }] } },
       { $unset: ['__rf1'] },
       { $sort: { id: 1 } },
       { $facet: { data: [{ $skip: 5 }, { $limit: 10 }] } },
     ]);
+  });
+
+  const C = category.attributes;
+  const F = registry.contentType('plugin::upload.file').attributes;
+  const filterStages = (filters: FilterNode): Pipeline => compileFind(registry, article, query(article, { filters })).slice(1, -2);
+  it.each<[string, () => FilterNode, Pipeline]>([
+    ['to-many, "no related row": no target $match beyond the scope (none here)',
+      () => through(article, 'categories', where(C, 'id', '$null', true)),
+      [
+        { $lookup: { from: 'categories', localField: 'categories', foreignField: 'documentId', pipeline: [{ $limit: 1 }, { $project: { _id: 1 } }], as: '__rf1' } },
+        { $match: { __rf1: { $size: 0 } } },
+      ]],
+    ['media: joined on the file id',
+      () => through(article, 'cover', where(F, 'name', '$eq', 'b.png')),
+      [
+        { $lookup: { from: 'files', localField: 'cover', foreignField: 'id', pipeline: [{ $match: { name: { $eq: 'b.png' } } }, { $limit: 1 }, { $project: { _id: 1 } }], as: '__rf1' } },
+        { $match: { $nor: [{ __rf1: { $size: 0 } }] } },
+      ]],
+    ['media inside a component: the dotted path is the localField',
+      () => ({ type: 'component', field: 'seo', attribute: A.seo, where: through(registry.component('shared.seo') as never, 'shareImage', where(F, 'name', '$eq', 'b.png')) }) as FilterNode,
+      [
+        { $lookup: { from: 'files', localField: 'seo.shareImage', foreignField: 'id', pipeline: [{ $match: { name: { $eq: 'b.png' } } }, { $limit: 1 }, { $project: { _id: 1 } }], as: '__rf1' } },
+        { $match: { $nor: [{ __rf1: { $size: 0 } }] } },
+      ]],
+    ['nested, through a mappedBy side (documentId against the owning field, every locale), $not of it',
+      () => ({ type: 'not', child: through(article, 'author', through(author, 'articles', where(A, 'title', '$eq', 'x'))) }),
+      [
+        { $lookup: { from: 'authors', localField: 'author', foreignField: 'documentId', pipeline: [
+          { $lookup: { from: 'articles', localField: 'documentId', foreignField: 'author', pipeline: [{ $match: { _status: 'published' } }, { $match: { title: { $eq: 'x' } } }, { $limit: 1 }, { $project: { _id: 1 } }], as: '__rf2' } },
+          { $match: { $nor: [{ __rf2: { $size: 0 } }] } },
+          { $limit: 1 }, { $project: { _id: 1 } },
+        ], as: '__rf1' } },
+        { $match: { __rf1: { $size: 0 } } },
+      ]],
+  ])('relation filter shape: %s', (_name, filters, expected) => {
+    const stages = filterStages(filters());
+    expect(stages.slice(0, -1)).toEqual(expected);
+    expect(stages[stages.length - 1]).toEqual({ $unset: expected.filter((s) => s.$lookup).map((s) => (s.$lookup as Row).as) });
+    // Every join is an index seek on MongoDB: localField/foreignField, the foreign field leading a declared index.
+    const declared = new Map(indexesFor(registry).map((c) => [c.name, c.indexes]));
+    expect(indexViolations('articles', stages, declared)).toEqual([]);
   });
 
   it('findOne: relations join with localField/foreignField, relation order from the stored array', () => {

@@ -51,7 +51,7 @@ export interface StageContext {
  * mingo's exact result: plain `$match`es (match-rows), `$match` on `$expr` `$eq`/`$ne` between a top-level field
  * and a variable when both sides are strings or finite numbers, `$sort` (sort-rows), `$addFields`/`$set` of
  * `{ $ifNull: [{ $arrayElemAt: ['$f', 0] }, null | { count: 0 }] }` on arrays, `$unset` of top-level fields,
- * `$project` of top-level fields and correlated `$lookup`s (see {@link StageContext.lookup}). Anything else, and any row outside those cases, runs
+ * `$project` of top-level fields, `$limit` and correlated `$lookup`s (see {@link StageContext.lookup}). Anything else, and any row outside those cases, runs
  * in mingo with the enclosing variables.
  *
  * @example
@@ -85,6 +85,7 @@ function compileStage(cx: StageContext, stage: Record<string, unknown>): StageFn
     : name === '$addFields' || name === '$set' ? addFieldsStage(cx, body)
     : name === '$unset' ? unsetStage(cx, body)
     : name === '$project' ? projectStage(body)
+    : name === '$limit' ? limitStage(body)
     : name === '$lookup' && isObject(body) ? cx.lookup(cx, body)
     : null;
   if (!fn) return fallback;
@@ -182,6 +183,12 @@ function addFieldsStage(cx: StageContext, body: unknown): PartialStage | null {
     }
     return { rows: out, owned: true };
   };
+}
+
+/** `$limit` by a positive integer (what MongoDB accepts): the first rows, in order. */
+function limitStage(body: unknown): PartialStage | null {
+  if (typeof body !== 'number' || !Number.isSafeInteger(body) || body <= 0) return null;
+  return (rows, owned) => ({ rows: rows.slice(0, body), owned });
 }
 
 /** `$unset` of top-level fields: the other keys keep their order. */

@@ -1,14 +1,12 @@
 import type { Pipeline, Row } from '../types';
 import { deepCopy } from './deep-copy';
-import { planLookup } from './fast-lookup';
 import { compileRowTest, matchRows } from './match-rows';
 import type { MemoryCollection } from './memory-collection';
 import { Aggregator, type QueryOptions } from './mingo-runtime';
-import { compileJoinedTest } from './semi-join';
+import { planRelationFilter, runRelationFilter } from './relation-filter';
 import { firstSorted, planSort } from './sort-rows';
 import { compileLookup } from './populate-lookup';
 import { compileStages, type RowSet, type StageContext } from './row-stages';
-import { markStable, stableId } from './stable-arrays';
 
 type Stage = Record<string, unknown>;
 
@@ -30,11 +28,12 @@ interface PageFacet {
  * Runs an aggregation pipeline on a collection with the result mingo gives on the whole collection, faster
  * for the shapes the pipeline compiler emits (pipeline/compile-find):
  * - a first `$match` through the indexes and a direct test of plain equalities (match-rows);
- * - relation-filter lookups + `$match` + `$unset` as a semi-join on key sets (semi-join);
+ * - relation-filter lookups + `$match` + `$unset`: each row joined by the equality lookup on a shallow copy, the
+ *   stored rows kept (relation-filter);
  * - `$sort` followed by `$limit` or by a page `$facet`: only the first `skip + limit` rows are ordered, none when
  *   the rows are already in order (natural order is `id` order), and the `$count` is the number of rows;
- * - results of plain-equality `$match`es, self-contained relation-filter sub-pipelines, semi-joins of those and
- *   sorted prefixes are kept until the next write to the collections they read (see stable-arrays);
+ * - results of plain-equality `$match`es, relation filters on those and sorted prefixes are kept until the next
+ *   write to the collections they read (see stable-arrays);
  * Every other stage runs in mingo, one stage at a time (stages are independent transforms of the row stream).
  *
  * @example
@@ -60,9 +59,11 @@ export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: P
   }
   while (i < pipeline.length) {
     const stage = pipeline[i]!;
-    const semi = semiJoin(rt, rows, pipeline, i);
-    if (semi) {
-      [rows, i] = semi;
+    const filter = planRelationFilter(pipeline, i);
+    const kept = filter && runRelationFilter(stageContext(rt, true), (name) => rt.collection(name), rows, filter);
+    if (filter && kept) {
+      rows = kept;
+      i = filter.next;
       owned = false;
       continue;
     }
@@ -146,75 +147,6 @@ function runFacet(cx: StageContext, rows: readonly Row[], facet: PageFacet, firs
     out[key.name] = result.owned ? result.rows : cx.copyRows(result.rows);
   }
   return out;
-}
-
-/**
- * `[...uncorrelated $lookup into T1..Tn, $match, $unset [T1..Tn]]` at `from`: the matching rows (stored rows,
- * without temps, as after the `$unset`) and the index of the next stage; null for any other shape.
- */
-function semiJoin(rt: PipelineRuntime, rows: readonly Row[], pipeline: Pipeline, from: number): [Row[], number] | null {
-  const joined = new Map<string, Row[]>();
-  let i = from;
-  for (; i < pipeline.length; i++) {
-    const lookup = onlyKey(pipeline[i]!, '$lookup');
-    if (!isObject(lookup)) break;
-    const expr = lookup as { from?: unknown; as?: unknown; pipeline?: unknown };
-    if (typeof expr.from !== 'string' || typeof expr.as !== 'string' || joined.has(expr.as) || planLookup(lookup as never)?.kind !== 'uncorrelated') return null;
-    joined.set(expr.as, []);
-  }
-  const match = pipeline[i] && onlyKey(pipeline[i]!, '$match');
-  const unset = pipeline[i + 1] && onlyKey(pipeline[i + 1]!, '$unset');
-  const names = typeof unset === 'string' ? [unset] : unset;
-  if (joined.size === 0 || !isObject(match) || !Array.isArray(names)) return null;
-  if (names.length !== joined.size || !names.every((n) => typeof n === 'string' && joined.has(n))) return null;
-  for (let j = from; j < i; j++) {
-    const lookup = pipeline[j]!.$lookup as { from: string; as: string; pipeline: Pipeline };
-    joined.set(lookup.as, joinedRows(rt, rt.collection(lookup.from), lookup.pipeline));
-  }
-  return [semiJoinRows(rt, rows, joined, match), i + 2];
-}
-
-/** Semi-join results of stable inputs (a cached scope and cached joined rows), per input array. */
-const semiJoinCache = new WeakMap<readonly Row[], Map<string, Row[]>>();
-
-function semiJoinRows(rt: PipelineRuntime, rows: readonly Row[], joined: Map<string, Row[]>, match: Record<string, unknown>): Row[] {
-  const parts = [stableId(rows), ...[...joined].map(([as, r]) => `${as}:${stableId(r) ?? ''}`)];
-  const key = parts.every((p) => p !== undefined && !String(p).endsWith(':')) ? `${parts.join(',')}|${JSON.stringify(match)}` : null;
-  const cached = key === null ? undefined : semiJoinCache.get(rows)?.get(key);
-  if (cached) return cached;
-  const out = rows.filter(compileJoinedTest(match, joined, rt.options));
-  if (key !== null) {
-    const byKey = semiJoinCache.get(rows) ?? new Map<string, Row[]>();
-    if (byKey.size >= 64) byKey.clear();
-    byKey.set(key, markStable(out));
-    semiJoinCache.set(rows, byKey);
-  }
-  return out;
-}
-
-/** Results of self-contained uncorrelated sub-pipelines per collection, valid until its next write. */
-const joinedCache = new WeakMap<MemoryCollection, { version: number; results: Map<string, Row[]> }>();
-
-/**
- * The rows of an uncorrelated relation-filter sub-pipeline. When it reads only its own collection (no nested
- * `$lookup`, no variable such as `$$NOW`), the result is kept until that collection changes; the array is
- * shared and never mutated.
- */
-function joinedRows(rt: PipelineRuntime, col: MemoryCollection, pipeline: Pipeline): Row[] {
-  const key = JSON.stringify(pipeline);
-  if (key.includes('"$lookup"') || key.includes('$$') || key.includes('"$unionWith"')) return runPipeline(rt, col, pipeline);
-  let cache = joinedCache.get(col);
-  if (cache?.version !== col.version) {
-    cache = { version: col.version, results: new Map() };
-    joinedCache.set(col, cache);
-  }
-  let rows = cache.results.get(key);
-  if (!rows) {
-    rows = markStable(runPipeline(rt, col, pipeline));
-    if (cache.results.size >= 256) cache.results.clear();
-    cache.results.set(key, rows);
-  }
-  return rows;
 }
 
 function pageFacet(stage: Stage): PageFacet | null {

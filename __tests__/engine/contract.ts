@@ -1,4 +1,5 @@
 import { DuplicateKeyError, type Engine, type Pipeline, type Row } from '../../lib/engine';
+import { readPage, type PageResult } from '../../lib/pipeline';
 import { referenceAggregate } from '../helpers/reference-mingo';
 
 /** What an engine under test can do beyond the port's guarantees. */
@@ -323,15 +324,43 @@ export function runEngineContract(
         await compare(ordered());
       });
 
-      it('list shapes of the compiler: scope $match, $sort, page $facet, relation-filter semi-joins', async () => {
-        const page = { $facet: { data: [{ $skip: 1 }, { $limit: 2 }], total: [{ $count: 'count' }] } };
-        await compare([{ $match: { _status: 'published', locale: null } }, { $sort: { id: 1 } }, page]);
-        await compare([{ $match: { _status: 'published' } }, { $sort: { title: -1, id: 1 } }, page]);
-        await compare([{ $match: { _status: 'published' } }, { $sort: { views: -1, id: 1 } }, { $limit: 1 }]);
+      /**
+       * A list page as the compiler emits it (pipeline/compile-find): match stages, `$sort`, `$skip`/`$limit`, rows
+       * numbered by `$setWindowFields` (`$documentNumber`: the position in `sortBy` order), then the total through
+       * `$unionWith` of the same match stages. The manual leaves `$unionWith`'s output order unspecified, so the
+       * result is split with readPage (total anywhere, rows by `__pos`). The reference runs without the window
+       * stage (mingo's needs `$function`): its rows in order must be ours, numbered 1..n.
+       */
+      async function comparePage(match: Pipeline, sort: Record<string, 1 | -1>, skip: number, limit: number): Promise<PageResult> {
+        const window = { $setWindowFields: { sortBy: sort, output: { __pos: { $documentNumber: {} } } } };
+        const union = { $unionWith: { coll: A, pipeline: [...match, { $count: '__total' }] } };
+        const page: Pipeline = [...match, { $sort: sort }, { $skip: skip }, { $limit: limit }];
+        const stored = new Map([[A, await engine.find(A, {})], [B, await engine.find(B, {})]]);
+        const expected = readPage(referenceAggregate(stored.get(A)!, [...page, union], (n) => stored.get(n) ?? []), true);
+        const actual = readPage(await engine.aggregate(A, [...page, window, union]), true);
+        expect(actual.total).toBe(expected.total);
+        expect(strip(actual.rows)).toEqual(strip(expected.rows).map((row, i) => ({ ...row, __pos: i + 1 })));
+        return actual;
+      }
+
+      it('list shapes of the compiler: scope $match, $sort, numbered page, total by $unionWith, relation-filter semi-joins', async () => {
+        expect((await comparePage([{ $match: { _status: 'published', locale: null } }], { id: 1 }, 1, 2)).total).toBeGreaterThan(2);
+        const byTitle = await comparePage([{ $match: { _status: 'published' } }], { title: -1, id: 1 }, 1, 2);
+        expect(byTitle.rows).toHaveLength(2);
+        await comparePage([{ $match: { _status: 'published' } }], { views: -1, id: 1 }, 0, 1);
         const authorsNamed = { $lookup: { from: B, pipeline: [{ $match: { name: { $in: ['Ann', 'Cy'] } } }, { $project: { _id: 0, documentId: 1 } }], as: '__rf1' } };
-        await compare([{ $match: { _status: 'published' } }, authorsNamed, { $match: { $expr: { $in: ['$author', '$__rf1.documentId'] } } }, { $unset: ['__rf1'] }, { $sort: { id: 1 } }, page]);
+        await comparePage([{ $match: { _status: 'published' } }, authorsNamed, { $match: { $expr: { $in: ['$author', '$__rf1.documentId'] } } }, { $unset: ['__rf1'] }], { id: 1 }, 0, 2);
         const anyAuthor = { $expr: { $gt: [{ $size: { $setIntersection: [{ $ifNull: ['$authors', []] }, '$__rf1.documentId'] } }, 0] } };
-        await compare([{ $match: { _status: 'published' } }, authorsNamed, { $match: anyAuthor }, { $unset: ['__rf1'] }, { $sort: { id: -1 } }, page]);
+        await comparePage([{ $match: { _status: 'published' } }, authorsNamed, { $match: anyAuthor }, { $unset: ['__rf1'] }], { id: -1 }, 1, 5);
+        await compare([{ $match: { _status: 'published' } }, { $sort: { views: -1, id: 1 } }, { $limit: 1 }]);
+      });
+
+      it('$count outputs no document when nothing reaches it; a page past the end still counts', async () => {
+        // https://www.mongodb.com/docs/manual/reference/operator/aggregation/count/ (mingo answers { count: 0 })
+        expect(await engine.aggregate(A, [{ $match: { _status: 'nothing' } }, { $count: 'n' }])).toEqual([]);
+        const all = (await engine.find(A, { _status: 'published' })).length;
+        const past = [{ $match: { _status: 'published' } }, { $sort: { id: 1 } }, { $skip: 100 }, { $limit: 5 }, { $unionWith: { coll: A, pipeline: [{ $match: { _status: 'published' } }, { $count: '__total' }] } }];
+        expect(strip(await engine.aggregate(A, past))).toEqual([{ __total: all }]);
       });
 
       it('a first $match on documentId or id selects through the index', async () => {

@@ -33,6 +33,12 @@ export interface AggregateOptions {
    * rows whose nested objects are shared with its storage instead of deep copies. Such rows must never be mutated.
    */
   readonly readOnly?: boolean;
+  /**
+   * Blocking stages may spill to disk past MongoDB's 100 MB memory limit (the `aggregate` command's
+   * `allowDiskUse`, https://www.mongodb.com/docs/manual/reference/command/aggregate/). List reads set it; the
+   * memory engine has no such limit and ignores it.
+   */
+  readonly allowDiskUse?: boolean;
 }
 
 /** Counts engine calls, so tests can assert "one aggregate per GET". */

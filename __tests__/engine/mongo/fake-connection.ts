@@ -9,6 +9,8 @@ export function labelled(message: string, labels: string[], code = 112): Error {
 export interface FakeLog {
   events: string[];
   sessions: number;
+  /** Every `aggregate` call: the collection, the pipeline and the options the engine passed to the driver. */
+  aggregates: { collection: string; pipeline: unknown[]; options: Record<string, unknown> }[];
 }
 
 export interface FakeOptions {
@@ -22,10 +24,10 @@ export interface FakeOptions {
 
 /**
  * A mongoose connection with just enough of the driver (a client with sessions, `db.admin().command`,
- * `collection().insertMany` / `findOneAndUpdate`) to run the engine's transaction logic without a server.
+ * `collection().insertMany` / `findOneAndUpdate` / `aggregate`, which answers no rows) to run the engine's transaction logic without a server.
  */
 export function fakeConnection(options: FakeOptions = {}): { connection: MongooseConnectionLike; log: FakeLog } {
-  const log: FakeLog = { events: [], sessions: 0 };
+  const log: FakeLog = { events: [], sessions: 0, aggregates: [] };
   let inTransaction = false;
   let seq = 0;
   const session = {
@@ -39,7 +41,11 @@ export function fakeConnection(options: FakeOptions = {}): { connection: Mongoos
     inTransaction: () => inTransaction,
     endSession: async () => { log.events.push('end'); },
   };
-  const collection = () => ({
+  const collection = (name: string) => ({
+    aggregate: (pipeline: unknown[], o: Record<string, unknown> = {}) => {
+      log.aggregates.push({ collection: name, pipeline, options: o });
+      return { toArray: async () => [] };
+    },
     insertMany: async (docs: unknown[], o: { session?: unknown } = {}) => {
       log.events.push(o.session ? 'insert:session' : 'insert');
       options.onInsert?.(docs, Boolean(o.session));
@@ -56,6 +62,6 @@ export function fakeConnection(options: FakeOptions = {}): { connection: Mongoos
     collection,
   };
   const client = { startSession: () => { log.sessions++; return session; } };
-  const connection = { readyState: 1, asPromise: async () => connection, getClient: () => client, db };
+  const connection = { readyState: 1, asPromise: async () => connection, getClient: () => client, db, on: () => connection, removeListener: () => connection };
   return { connection, log };
 }

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ClientSession, Db, Document } from 'mongodb';
 import type { Connection } from 'mongoose';
-import type { Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
+import type { AggregateOptions, Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
 import { awaitConnection, DEFAULT_CONNECT_WAIT_MS } from './await-connection';
 import { ensureIndex } from './ensure-index';
 import { fromBson } from './from-bson';
@@ -100,10 +100,11 @@ class MongoEngine implements Engine {
     }
   }
 
-  async aggregate(collection: string, pipeline: Pipeline): Promise<Row[]> {
+  async aggregate(collection: string, pipeline: Pipeline, options: AggregateOptions = {}): Promise<Row[]> {
     this.stats.aggregate++;
     const { db } = await this.ready();
-    return fromBson(await db.collection(collection).aggregate<Row>(pipeline, this.sessionOption()).toArray());
+    const spill = options.allowDiskUse === true ? { allowDiskUse: true } : {};
+    return fromBson(await db.collection(collection).aggregate<Row>(pipeline, { ...this.sessionOption(), ...spill }).toArray());
   }
 
   async find(collection: string, filter: Filter, options: FindOptions = {}): Promise<Row[]> {

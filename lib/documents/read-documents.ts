@@ -4,6 +4,7 @@ import { compileFind, compileFindOne, compileFindOnePage, readPage } from '../pi
 import { deepFreeze } from '../query';
 import type { Pagination, Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
+import { withinDocumentLimit } from './document-too-large';
 import { logPipeline } from './log';
 
 type Row = Record<string, unknown>;
@@ -97,7 +98,7 @@ export async function findMany(registry: Registry, engine: Engine, ct: ContentTy
     ? compileFind(registry, ct, query, { match })
     : compiledFor(listPipelines, registry, ct, query, () => compileFind(registry, ct, query));
   const started = Date.now();
-  const docs = await engine.aggregate(ct.collectionName, pipeline, LIST_READ);
+  const docs = await withinDocumentLimit(() => engine.aggregate(ct.collectionName, pipeline, LIST_READ));
   logPipeline(ct.collectionName, pipeline, started);
   const { rows, total } = readPage(docs, query.pagination.withCount);
   return pageResult({ registry, uid: ct.uid, rows, selection: query }, paginationMeta(query.pagination, total));
@@ -108,7 +109,7 @@ export async function findOne(registry: Registry, engine: Engine, ct: ContentTyp
   const page = compiledFor(findOnePages, registry, ct, query, () => compileFindOnePage(registry, ct, query));
   const pipeline = compileFindOne(registry, ct, query, match, page);
   const started = Date.now();
-  const rows = await engine.aggregate(ct.collectionName, pipeline, READ_ONLY);
+  const rows = await withinDocumentLimit(() => engine.aggregate(ct.collectionName, pipeline, READ_ONLY));
   logPipeline(ct.collectionName, pipeline, started);
   const row = rows[0];
   return row ? formatDocument(registry, ct.uid, row, query) : null;

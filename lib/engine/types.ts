@@ -88,3 +88,15 @@ export class DuplicateKeyError extends Error {
     super(`duplicate key in ${collection} (${index})`);
   }
 }
+
+/**
+ * Raised by engines when a result document is over the maximum BSON document size: MongoDB's
+ * BSONObjectTooLarge (code 10334, https://www.mongodb.com/docs/manual/reference/limits/), or the memory engine's
+ * `maxDocumentBytes`. `bytes` is the size when the engine knows it.
+ */
+export class DocumentTooLargeError extends Error {
+  override name = 'DocumentTooLargeError';
+  constructor(readonly collection: string, readonly bytes: number | undefined, readonly limit: number) {
+    super(`a result document of ${collection} is over the ${limit}-byte document limit${bytes === undefined ? '' : ` (${bytes} bytes)`}`);
+  }
+}

@@ -21,7 +21,7 @@ export const PIPELINE_OPERATORS = Object.freeze({
   expression: Object.freeze([
     '$eq', '$ne', '$gt', '$in', '$and', '$ifNull', '$arrayElemAt', '$indexOfArray', '$setIntersection', '$size',
     '$filter', '$map', '$reduce', '$concatArrays', '$mergeObjects', '$cond', '$switch', '$type', '$isArray', '$min',
-    '$max', '$literal', '$not',
+    '$max', '$literal', '$not', '$let', '$concat', '$substrCP', '$strLenCP', '$indexOfBytes', '$subtract', '$range',
   ] as const),
   /** Window operators (inside `$setWindowFields`). */
   window: Object.freeze(['$documentNumber'] as const),

@@ -20,6 +20,8 @@ export interface FakeOptions {
   onInsert?: (docs: unknown[], withSession: boolean) => void;
   /** Called for every commit; throw to fail it. */
   onCommit?: () => void;
+  /** Called for every aggregate; throw to fail it. */
+  onAggregate?: (pipeline: unknown[]) => void;
 }
 
 /**
@@ -44,7 +46,7 @@ export function fakeConnection(options: FakeOptions = {}): { connection: Mongoos
   const collection = (name: string) => ({
     aggregate: (pipeline: unknown[], o: Record<string, unknown> = {}) => {
       log.aggregates.push({ collection: name, pipeline, options: o });
-      return { toArray: async () => [] };
+      return { toArray: async () => { options.onAggregate?.(pipeline); return []; } };
     },
     insertMany: async (docs: unknown[], o: { session?: unknown } = {}) => {
       log.events.push(o.session ? 'insert:session' : 'insert');

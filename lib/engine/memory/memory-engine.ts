@@ -3,6 +3,7 @@ import createDebug from 'debug';
 import { Query, update as mingoUpdate } from 'mingo';
 import type { AggregateOptions, Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
 import { deepCopy } from './deep-copy';
+import { assertDocumentSizes, checkDocumentLimit } from './document-size';
 import { DurableFile } from './durable-file';
 import { createFastLookup } from './fast-lookup';
 import { replayRecord, type JournalOp } from './journal-record';
@@ -22,6 +23,13 @@ export interface MemoryEngineOptions {
   file?: string;
   /** Journal size (bytes) after which a snapshot is written and the journal emptied. Default 16 MiB. */
   snapshotBytes?: number;
+  /**
+   * Fails an `aggregate` whose result holds a document over this BSON size (bytes), as MongoDB does over its
+   * 16 MiB limit (`MONGODB_MAX_DOCUMENT_BYTES`; BSONObjectTooLarge): tests see what MongoDB would refuse.
+   * Measured with `bson`'s `calculateObjectSize` (the optional peer dependency `bson` must be installed).
+   * Default: no check.
+   */
+  maxDocumentBytes?: number;
 }
 
 /** The collection holding the integer id sequences: `{ _id: <collection>, seq }`. */
@@ -63,6 +71,7 @@ class MemoryEngine implements Engine {
   private file: DurableFile | null = null;
 
   constructor(private readonly options: MemoryEngineOptions) {
+    checkDocumentLimit(options.maxDocumentBytes);
     this.mingoOptions = {
       idKey: '_id',
       scriptEnabled: false,
@@ -82,6 +91,7 @@ class MemoryEngine implements Engine {
     this.stats.aggregate++;
     const readOnly = options.readOnly === true;
     const result = runOwned(this.runtime, this.collection(collection), pipeline, readOnly);
+    if (this.options.maxDocumentBytes !== undefined) assertDocumentSizes(collection, result.rows, this.options.maxDocumentBytes);
     if (result.owned) return result.rows;
     return readOnly ? result.rows.slice() : deepCopy(result.rows);
   }

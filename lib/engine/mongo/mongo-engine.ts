@@ -104,7 +104,8 @@ class MongoEngine implements Engine {
     this.stats.aggregate++;
     const { db } = await this.ready();
     const spill = options.allowDiskUse === true ? { allowDiskUse: true } : {};
-    return fromBson(await db.collection(collection).aggregate<Row>(pipeline, { ...this.sessionOption(), ...spill }).toArray());
+    const run = (): Promise<Row[]> => db.collection(collection).aggregate<Row>(pipeline, { ...this.sessionOption(), ...spill }).toArray();
+    return fromBson(await this.mapped(collection, run));
   }
 
   async find(collection: string, filter: Filter, options: FindOptions = {}): Promise<Row[]> {

@@ -26,11 +26,28 @@ describe('mongoEngine aggregate options', () => {
     ['codeName BSONObjectTooLarge', { codeName: 'BSONObjectTooLarge', code: 10334 }],
   ])('%s becomes DocumentTooLargeError, and a read answers a 400 ValidationError', async (_name, fields) => {
     const { connection } = fakeConnection({ onAggregate: () => { throw Object.assign(new Error('BSONObj size: 17000000 is invalid'), fields); } });
+    // (the fake throws from toArray, as the driver does when the server answers the getMore/aggregate)
     const engine = mongoEngine({ connection });
     await expect(engine.aggregate('articles', [])).rejects.toBeInstanceOf(DocumentTooLargeError);
     const error = await findMany(registry, engine, article, query(article)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect(error).toMatchObject({ status: 400, details: { limit: 16 * 1024 * 1024 } });
+    await engine.close();
+  });
+
+  it('inside a transaction a trailing $unionWith runs as a second aggregate of the session (the manual forbids it there)', async () => {
+    const { connection, log } = fakeConnection({ onAggregate: (pipeline, name) => [{ from: name, stages: pipeline.length }] });
+    const engine = mongoEngine({ connection });
+    const union = { $unionWith: { coll: 'authors', pipeline: [{ $match: { a: 1 } }, { $count: '__total' }] } };
+    const inside = await engine.transaction(() => engine.aggregate('articles', [{ $match: {} }, { $sort: { id: 1 } }, union]));
+    expect(inside).toEqual([{ from: 'articles', stages: 2 }, { from: 'authors', stages: 2 }]);
+    expect(log.aggregates.map((a) => [a.collection, a.pipeline, a.session])).toEqual([
+      ['articles', [{ $match: {} }, { $sort: { id: 1 } }], true],
+      ['authors', union.$unionWith.pipeline, true],
+    ]);
+    log.aggregates.length = 0;
+    expect(await engine.aggregate('articles', [{ $match: {} }, union])).toEqual([{ from: 'articles', stages: 2 }]);
+    expect(log.aggregates.map((a) => [a.collection, a.session])).toEqual([['articles', false]]);
     await engine.close();
   });
 

@@ -10,7 +10,7 @@ export interface FakeLog {
   events: string[];
   sessions: number;
   /** Every `aggregate` call: the collection, the pipeline and the options the engine passed to the driver. */
-  aggregates: { collection: string; pipeline: unknown[]; options: Record<string, unknown> }[];
+  aggregates: { collection: string; pipeline: unknown[]; options: Record<string, unknown>; session: boolean }[];
 }
 
 export interface FakeOptions {
@@ -20,8 +20,8 @@ export interface FakeOptions {
   onInsert?: (docs: unknown[], withSession: boolean) => void;
   /** Called for every commit; throw to fail it. */
   onCommit?: () => void;
-  /** Called for every aggregate; throw to fail it. */
-  onAggregate?: (pipeline: unknown[]) => void;
+  /** Called for every aggregate; throw to fail it, or return the documents it answers (default: none). */
+  onAggregate?: (pipeline: unknown[], collection: string) => unknown[] | void;
 }
 
 /**
@@ -45,8 +45,8 @@ export function fakeConnection(options: FakeOptions = {}): { connection: Mongoos
   };
   const collection = (name: string) => ({
     aggregate: (pipeline: unknown[], o: Record<string, unknown> = {}) => {
-      log.aggregates.push({ collection: name, pipeline, options: o });
-      return { toArray: async () => { options.onAggregate?.(pipeline); return []; } };
+      log.aggregates.push({ collection: name, pipeline, options: o, session: Boolean(o.session) });
+      return { toArray: async () => options.onAggregate?.(pipeline, name) ?? [] };
     },
     insertMany: async (docs: unknown[], o: { session?: unknown } = {}) => {
       log.events.push(o.session ? 'insert:session' : 'insert');

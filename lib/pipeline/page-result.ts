@@ -13,8 +13,9 @@ export interface PageResult {
 
 /** The document `{ $count: '__total' }` outputs: that one key only (a page row always has `id`, `documentId`...). */
 function isTotal(doc: Row): boolean {
-  const keys = Object.keys(doc);
-  return keys.length === 1 && keys[0] === TOTAL_FIELD && typeof doc[TOTAL_FIELD] === 'number';
+  if (typeof doc[TOTAL_FIELD] !== 'number') return false;
+  for (const key in doc) if (key !== TOTAL_FIELD) return false;
+  return true;
 }
 
 /**

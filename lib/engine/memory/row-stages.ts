@@ -36,6 +36,8 @@ export interface StageContext {
   copyRows(rows: readonly Row[]): Row[];
   /** A fresh array of stored rows made by the caller: kept as it is for a reader, deep copies otherwise. */
   adoptRows(rows: Row[]): Row[];
+  /** Whether the caller only reads the result (AggregateOptions.readOnly): rows may then be shared. */
+  readonly readOnly?: boolean;
   /** Compiles a `$lookup` stage, or returns null to leave it to mingo (see populate-lookup). */
   lookup(cx: StageContext, expr: Record<string, unknown>): StageFn | null;
   /**

@@ -9,6 +9,7 @@ import { firstSorted, planSort } from './sort-rows';
 import { compileLookup } from './populate-lookup';
 import { compileStages, type RowSet, type StageContext } from './row-stages';
 import { markStable, stableId } from './stable-arrays';
+import { markSortedBy } from './window-stage';
 
 type Stage = Record<string, unknown>;
 
@@ -40,10 +41,7 @@ export function runPipeline(rt: PipelineRuntime, col: MemoryCollection, pipeline
   return runOwned(rt, col, pipeline).rows;
 }
 
-/**
- * {@link runPipeline}, telling whether the rows are owned (fresh objects sharing nothing with stored rows nor
- * with each other: the engine hands them out without a copy).
- */
+/** {@link runPipeline}, telling whether the rows are owned (fresh, shared with nothing: handed out uncopied). */
 export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: Pipeline, readOnly = false): RowSet {
   const cx = stageContext(rt, readOnly);
   let owned = false;
@@ -78,9 +76,11 @@ export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: P
         owned = false;
       } else if (window) {
         rows = firstSorted(rows, plan, window.skip + window.limit).slice(window.skip);
+        markSortedBy(rows, sort);
         i = window.next - 1;
       } else {
         rows = firstSorted(rows, plan);
+        markSortedBy(rows, sort);
       }
     } else if (count !== null) {
       rows = rows.length > 0 ? [{ [count]: rows.length }] : [];
@@ -113,6 +113,7 @@ const contexts = new WeakMap<PipelineRuntime, readonly [StageContext, StageConte
 function newStageContext(rt: PipelineRuntime, readOnly: boolean): StageContext {
   return {
     options: rt.options,
+    readOnly,
     collection: (name) => rt.collection(name),
     lookup: compileLookup,
     copyRow: readOnly ? (row) => ({ ...row }) : deepCopy,

@@ -3,7 +3,7 @@
  * Everything importable from the package is exported here.
  */
 export { createContentRouter, type ContentRouter, type ContentRouterOptions } from './create-content-router';
-export { memoryEngine, mongoEngine, type Engine, type MemoryEngineOptions, type MongoEngineOptions } from './engine';
+export { memoryEngine, mongoEngine, MONGODB_MAX_DOCUMENT_BYTES, type Engine, type MemoryEngineOptions, type MongoEngineOptions } from './engine';
 export { localProvider, type StorageProvider } from './media';
 export { serveUploads } from './http/serve-uploads';
 export { hashAccessKey, type AuthOptions, type Ability } from './auth';

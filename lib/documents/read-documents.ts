@@ -1,9 +1,10 @@
 import type { Engine, Filter, Pipeline } from '../engine';
 import { formatDocument, type Selection } from '../format';
-import { compileFind, compileFindOne, compileFindOnePage } from '../pipeline';
+import { compileFind, compileFindOne, compileFindOnePage, readPage } from '../pipeline';
 import { deepFreeze } from '../query';
 import type { Pagination, Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
+import { withinDocumentLimit } from './document-too-large';
 import { loggedRead } from './log';
 
 type Row = Record<string, unknown>;
@@ -85,14 +86,19 @@ function compiledFor(cache: WeakMap<Query, Compiled>, registry: Registry, ct: Co
   return pipeline;
 }
 
-/** Runs a list query as ONE aggregation; `data` is the formatted page. */
+/**
+ * List reads may sort more than MongoDB's 100 MB in-memory limit for a blocking stage: they may spill to disk
+ * (https://www.mongodb.com/docs/manual/reference/command/aggregate/, `allowDiskUse`; the default from 6.0 on).
+ */
+const LIST_READ = { readOnly: true, allowDiskUse: true } as const;
+
+/** Runs a list query as ONE aggregation (page rows, one document each, and the total); `data` is the formatted page. */
 export async function findMany(registry: Registry, engine: Engine, ct: ContentType, query: Query, match?: Filter): Promise<FindManyResult> {
   const pipeline = match
     ? compileFind(registry, ct, query, { match })
     : compiledFor(listPipelines, registry, ct, query, () => compileFind(registry, ct, query));
-  const [result] = (await loggedRead(ct.collectionName, pipeline, () => engine.aggregate(ct.collectionName, pipeline, READ_ONLY))) as [{ data?: Row[]; total?: { count: number }[] }?];
-  const rows = result?.data ?? [];
-  const total = result?.total?.[0]?.count ?? (query.pagination.withCount ? 0 : undefined);
+  const docs = await loggedRead(ct.collectionName, pipeline, () => withinDocumentLimit(() => engine.aggregate(ct.collectionName, pipeline, LIST_READ)));
+  const { rows, total } = readPage(docs, query.pagination.withCount);
   return pageResult({ registry, uid: ct.uid, rows, selection: query }, paginationMeta(query.pagination, total));
 }
 
@@ -100,7 +106,7 @@ export async function findMany(registry: Registry, engine: Engine, ct: ContentTy
 export async function findOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<Row | null> {
   const page = compiledFor(findOnePages, registry, ct, query, () => compileFindOnePage(registry, ct, query));
   const pipeline = compileFindOne(registry, ct, query, match, page);
-  const rows = await loggedRead(ct.collectionName, pipeline, () => engine.aggregate(ct.collectionName, pipeline, READ_ONLY));
+  const rows = await loggedRead(ct.collectionName, pipeline, () => withinDocumentLimit(() => engine.aggregate(ct.collectionName, pipeline, READ_ONLY)));
   const row = rows[0];
   return row ? formatDocument(registry, ct.uid, row, query) : null;
 }

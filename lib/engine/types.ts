@@ -33,6 +33,12 @@ export interface AggregateOptions {
    * rows whose nested objects are shared with its storage instead of deep copies. Such rows must never be mutated.
    */
   readonly readOnly?: boolean;
+  /**
+   * Blocking stages may spill to disk past MongoDB's 100 MB memory limit (the `aggregate` command's
+   * `allowDiskUse`, https://www.mongodb.com/docs/manual/reference/command/aggregate/). List reads set it; the
+   * memory engine has no such limit and ignores it.
+   */
+  readonly allowDiskUse?: boolean;
 }
 
 /** Counts engine calls, so tests can assert "one aggregate per GET". */
@@ -80,5 +86,17 @@ export class DuplicateKeyError extends Error {
   override name = 'DuplicateKeyError';
   constructor(readonly collection: string, readonly index: string) {
     super(`duplicate key in ${collection} (${index})`);
+  }
+}
+
+/**
+ * Raised by engines when a result document is over the maximum BSON document size: MongoDB's
+ * BSONObjectTooLarge (code 10334, https://www.mongodb.com/docs/manual/reference/limits/), or the memory engine's
+ * `maxDocumentBytes`. `bytes` is the size when the engine knows it.
+ */
+export class DocumentTooLargeError extends Error {
+  override name = 'DocumentTooLargeError';
+  constructor(readonly collection: string, readonly bytes: number | undefined, readonly limit: number) {
+    super(`a result document of ${collection} is over the ${limit}-byte document limit${bytes === undefined ? '' : ` (${bytes} bytes)`}`);
   }
 }

@@ -12,8 +12,8 @@ const schema = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        defaultLimit: { type: 'integer', minimum: 1 },
-        maxLimit: { type: 'integer', minimum: 1 },
+        defaultLimit: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        maxLimit: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
         maxDepth: { type: 'integer', minimum: 1 },
       },
     },

@@ -9,6 +9,8 @@ export function labelled(message: string, labels: string[], code = 112): Error {
 export interface FakeLog {
   events: string[];
   sessions: number;
+  /** Every `aggregate` call: the collection, the pipeline and the options the engine passed to the driver. */
+  aggregates: { collection: string; pipeline: unknown[]; options: Record<string, unknown>; session: boolean }[];
 }
 
 export interface FakeOptions {
@@ -18,14 +20,16 @@ export interface FakeOptions {
   onInsert?: (docs: unknown[], withSession: boolean) => void;
   /** Called for every commit; throw to fail it. */
   onCommit?: () => void;
+  /** Called for every aggregate; throw to fail it, or return the documents it answers (default: none). */
+  onAggregate?: (pipeline: unknown[], collection: string) => unknown[] | void;
 }
 
 /**
  * A mongoose connection with just enough of the driver (a client with sessions, `db.admin().command`,
- * `collection().insertMany` / `findOneAndUpdate`) to run the engine's transaction logic without a server.
+ * `collection().insertMany` / `findOneAndUpdate` / `aggregate`, which answers no rows) to run the engine's transaction logic without a server.
  */
 export function fakeConnection(options: FakeOptions = {}): { connection: MongooseConnectionLike; log: FakeLog } {
-  const log: FakeLog = { events: [], sessions: 0 };
+  const log: FakeLog = { events: [], sessions: 0, aggregates: [] };
   let inTransaction = false;
   let seq = 0;
   const session = {
@@ -39,7 +43,11 @@ export function fakeConnection(options: FakeOptions = {}): { connection: Mongoos
     inTransaction: () => inTransaction,
     endSession: async () => { log.events.push('end'); },
   };
-  const collection = () => ({
+  const collection = (name: string) => ({
+    aggregate: (pipeline: unknown[], o: Record<string, unknown> = {}) => {
+      log.aggregates.push({ collection: name, pipeline, options: o, session: Boolean(o.session) });
+      return { toArray: async () => options.onAggregate?.(pipeline, name) ?? [] };
+    },
     insertMany: async (docs: unknown[], o: { session?: unknown } = {}) => {
       log.events.push(o.session ? 'insert:session' : 'insert');
       options.onInsert?.(docs, Boolean(o.session));

@@ -14,6 +14,13 @@ export interface MemoryEngineOptions {
    * `file` and without it, `init` warns that the data is lost when the process ends. Cannot be combined with `file`.
    */
   ephemeral?: boolean;
+  /**
+   * Fails an `aggregate` whose result holds a document over this BSON size (bytes), as MongoDB does over its
+   * 16 MiB limit (`MONGODB_MAX_DOCUMENT_BYTES`; BSONObjectTooLarge): tests see what MongoDB would refuse.
+   * Measured with `bson`'s `calculateObjectSize` (the optional peer dependency `bson` must be installed).
+   * Default: no check.
+   */
+  maxDocumentBytes?: number;
 }
 
 /**

@@ -3,6 +3,7 @@ import createDebug from 'debug';
 import { Query, update as mingoUpdate } from 'mingo';
 import type { AggregateOptions, Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
 import { deepCopy } from './deep-copy';
+import { assertDocumentSizes, checkDocumentLimit } from './document-size';
 import { DurableFile } from './durable-file';
 import { createFastLookup } from './fast-lookup';
 import { replayRecord, type JournalOp } from './journal-record';
@@ -58,6 +59,7 @@ class MemoryEngine implements Engine {
   private warned = false;
 
   constructor(private readonly options: MemoryEngineOptions) {
+    checkDocumentLimit(options.maxDocumentBytes);
     this.mingoOptions = {
       idKey: '_id',
       scriptEnabled: false,
@@ -78,6 +80,7 @@ class MemoryEngine implements Engine {
     this.stats.aggregate++;
     const readOnly = options.readOnly === true;
     const result = runOwned(this.runtime, this.collection(collection), pipeline, readOnly);
+    if (this.options.maxDocumentBytes !== undefined) assertDocumentSizes(collection, result.rows, this.options.maxDocumentBytes);
     if (result.owned) return result.rows;
     return readOnly ? result.rows.slice() : deepCopy(result.rows);
   }

@@ -6,6 +6,7 @@ import type { MemoryCollection } from './memory-collection';
 import { mingoStages, type QueryOptions } from './mingo-runtime';
 import { slimAddFields } from './slim-stages';
 import { firstSorted, planSort } from './sort-rows';
+import { windowStage } from './window-stage';
 
 /** Variables bound by enclosing `$lookup`s (`let`). */
 export type Vars = Readonly<Record<string, unknown>>;
@@ -35,6 +36,8 @@ export interface StageContext {
   copyRows(rows: readonly Row[]): Row[];
   /** A fresh array of stored rows made by the caller: kept as it is for a reader, deep copies otherwise. */
   adoptRows(rows: Row[]): Row[];
+  /** Whether the caller only reads the result (AggregateOptions.readOnly): rows may then be shared. */
+  readonly readOnly?: boolean;
   /** Compiles a `$lookup` stage, or returns null to leave it to mingo (see populate-lookup). */
   lookup(cx: StageContext, expr: Record<string, unknown>): StageFn | null;
   /**
@@ -51,7 +54,7 @@ export interface StageContext {
  * mingo's exact result: plain `$match`es (match-rows), `$match` on `$expr` `$eq`/`$ne` between a top-level field
  * and a variable when both sides are strings or finite numbers, `$sort` (sort-rows), `$addFields`/`$set` of
  * `{ $ifNull: [{ $arrayElemAt: ['$f', 0] }, null | { count: 0 }] }` on arrays, `$unset` of top-level fields,
- * `$project` of top-level fields, `$limit` and correlated `$lookup`s (see {@link StageContext.lookup}). Anything else, and any row outside those cases, runs
+ * `$project` of top-level fields, `$limit`, `$setWindowFields` numbering rows (window-stage) and correlated `$lookup`s (see {@link StageContext.lookup}). Anything else, and any row outside those cases, runs
  * in mingo with the enclosing variables.
  *
  * @example
@@ -87,6 +90,7 @@ function compileStage(cx: StageContext, stage: Record<string, unknown>): StageFn
     : name === '$project' ? projectStage(body)
     : name === '$limit' ? limitStage(body)
     : name === '$lookup' && isObject(body) ? cx.lookup(cx, body)
+    : name === '$setWindowFields' ? windowStage(cx, body)
     : null;
   if (!fn) return fallback;
   // Every stage recognised above maps each row to at most one row: no rows in, none out (mingo is not started).

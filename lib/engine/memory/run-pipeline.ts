@@ -7,6 +7,7 @@ import { planRelationFilter, runRelationFilter } from './relation-filter';
 import { firstSorted, planSort } from './sort-rows';
 import { compileLookup } from './populate-lookup';
 import { compileStages, type RowSet, type StageContext } from './row-stages';
+import { markSortedBy } from './window-stage';
 
 type Stage = Record<string, unknown>;
 
@@ -16,22 +17,18 @@ export interface PipelineRuntime {
   collection(name: string): MemoryCollection;
 }
 
-/** A page facet: `{ [data]: [$skip, $limit, ...rest], [total]?: [{ $count: name }] }`. */
-interface PageFacet {
-  skip: number;
-  limit: number;
-  rest: Pipeline;
-  keys: { name: string; count?: string }[];
-}
-
 /**
  * Runs an aggregation pipeline on a collection with the result mingo gives on the whole collection, faster
  * for the shapes the pipeline compiler emits (pipeline/compile-find):
  * - a first `$match` through the indexes and a direct test of plain equalities (match-rows);
  * - relation-filter lookups + `$match` + `$unset`: each row joined by the equality lookup on a shallow copy, the
  *   stored rows kept (relation-filter);
- * - `$sort` followed by `$limit` or by a page `$facet`: only the first `skip + limit` rows are ordered, none when
- *   the rows are already in order (natural order is `id` order), and the `$count` is the number of rows;
+ * - `$sort` followed by `$limit`, or by `$skip` and `$limit`: only the first `skip + limit` rows are ordered, none
+ *   when the rows are already in order (natural order is `id` order);
+ * - `$count` is the number of rows (no document when there is none, as MongoDB: mingo gives a count of 0);
+ * - `$unionWith` runs its sub-pipeline with this same runner; a list page's total (`$unionWith` of this collection
+ *   through the very same stage objects as this pipeline's first stages, then `$count`) is the number of rows
+ *   those stages gave here, which is what running them again would give;
  * - results of plain-equality `$match`es, relation filters on those and sorted prefixes are kept until the next
  *   write to the collections they read (see stable-arrays);
  * Every other stage runs in mingo, one stage at a time (stages are independent transforms of the row stream).
@@ -43,10 +40,7 @@ export function runPipeline(rt: PipelineRuntime, col: MemoryCollection, pipeline
   return runOwned(rt, col, pipeline).rows;
 }
 
-/**
- * {@link runPipeline}, telling whether the rows are owned (fresh objects sharing nothing with stored rows nor
- * with each other: the engine hands them out without a copy).
- */
+/** {@link runPipeline}, telling whether the rows are owned (fresh, shared with nothing: handed out uncopied). */
 export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: Pipeline, readOnly = false): RowSet {
   const cx = stageContext(rt, readOnly);
   let owned = false;
@@ -57,7 +51,9 @@ export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: P
     rows = matchRows(col, first, rt.options);
     i = 1;
   }
+  const counts: number[] = [];
   while (i < pipeline.length) {
+    counts[i] = rows.length;
     const stage = pipeline[i]!;
     const filter = planRelationFilter(pipeline, i);
     const kept = filter && runRelationFilter(stageContext(rt, true), (name) => rt.collection(name), rows, filter);
@@ -69,34 +65,31 @@ export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: P
     }
     const match = onlyKey(stage, '$match');
     const sort = onlyKey(stage, '$sort');
-    const facet = pageFacet(stage);
+    const union = unionOf(stage);
+    const count = countName(stage);
     if (isObject(match)) {
       rows = rows.filter(compileRowTest(match, rt.options));
     } else if (isObject(sort)) {
       const plan = planSort(rows, sort);
+      const window = plan ? pageWindow(pipeline, i + 1) : null;
       if (!plan) {
         rows = mingo(rt, rows, [stage]);
         owned = false;
+      } else if (window) {
+        rows = firstSorted(rows, plan, window.skip + window.limit).slice(window.skip);
+        markSortedBy(rows, sort);
+        i = window.next - 1;
       } else {
-        const next = pipeline[i + 1];
-        const limit = next ? onlyKey(next, '$limit') : undefined;
-        const nextFacet = next ? pageFacet(next) : null;
-        if (nextFacet) {
-          const all = rows;
-          rows = [runFacet(cx, all, nextFacet, (k) => firstSorted(all, plan, k))];
-          owned = true;
-          i++;
-        } else if (isCount(limit) && limit > 0) {
-          rows = firstSorted(rows, plan, limit);
-          i++;
-        } else {
-          rows = firstSorted(rows, plan);
-        }
+        rows = firstSorted(rows, plan);
+        markSortedBy(rows, sort);
       }
-    } else if (facet) {
-      const all = rows;
-      rows = [runFacet(cx, all, facet, (k) => all.slice(0, k))];
+    } else if (count !== null) {
+      rows = rows.length > 0 ? [{ [count]: rows.length }] : [];
       owned = true;
+    } else if (union) {
+      const other = unionRows(rt, col, pipeline, counts, union, readOnly);
+      rows = [...rows, ...other.rows];
+      owned = owned && other.owned;
     } else {
       ({ rows, owned } = compileStages(cx, [stage])(rows, owned, {}));
     }
@@ -121,6 +114,7 @@ const contexts = new WeakMap<PipelineRuntime, readonly [StageContext, StageConte
 function newStageContext(rt: PipelineRuntime, readOnly: boolean): StageContext {
   return {
     options: rt.options,
+    readOnly,
     collection: (name) => rt.collection(name),
     lookup: compileLookup,
     copyRow: readOnly ? (row) => ({ ...row }) : deepCopy,
@@ -134,40 +128,45 @@ function mingo(rt: PipelineRuntime, rows: readonly Row[], stages: Pipeline): Row
   return new Aggregator(stages, rt.options).run(rows as Row[]) as Row[];
 }
 
-/** The facet's output row, owned: the page branch runs in row-stages and is copied unless already owned. */
-function runFacet(cx: StageContext, rows: readonly Row[], facet: PageFacet, first: (k: number) => Row[]): Row {
-  const page = first(facet.skip + facet.limit).slice(facet.skip);
-  const out: Row = {};
-  for (const key of facet.keys) {
-    if (key.count !== undefined) {
-      out[key.name] = [{ [key.count]: rows.length }];
-      continue;
-    }
-    const result = compileStages(cx, facet.rest)(page, false, {});
-    out[key.name] = result.owned ? result.rows : cx.copyRows(result.rows);
-  }
-  return out;
+/** `$limit` or `$skip` + `$limit` at `from` (a positive limit): the rows to skip and keep, and the next stage. */
+function pageWindow(pipeline: Pipeline, from: number): { skip: number; limit: number; next: number } | null {
+  const first = pipeline[from] ? onlyKey(pipeline[from]!, '$skip') : undefined;
+  const at = first === undefined ? from : from + 1;
+  const limit = pipeline[at] ? onlyKey(pipeline[at]!, '$limit') : undefined;
+  if ((first !== undefined && !isCount(first)) || !isCount(limit) || limit === 0) return null;
+  return { skip: first ?? 0, limit, next: at + 1 };
 }
 
-function pageFacet(stage: Stage): PageFacet | null {
-  const facet = onlyKey(stage, '$facet');
-  if (!isObject(facet)) return null;
-  let found: { skip: number; limit: number; rest: Pipeline } | null = null;
-  const keys: PageFacet['keys'] = [];
-  for (const [name, sub] of Object.entries(facet)) {
-    if (!Array.isArray(sub)) return null;
-    const count = sub.length === 1 && isObject(sub[0]) ? onlyKey(sub[0], '$count') : undefined;
-    if (typeof count === 'string' && /^[^$.]+$/.test(count) && count.trim().length > 0) {
-      keys.push({ name, count });
-      continue;
-    }
-    const skip = isObject(sub[0]) ? onlyKey(sub[0], '$skip') : undefined;
-    const limit = isObject(sub[1]) ? onlyKey(sub[1], '$limit') : undefined;
-    if (found || !isCount(skip) || !isCount(limit) || limit === 0) return null;
-    found = { skip, limit, rest: sub.slice(2) as Pipeline };
-    keys.push({ name });
+/** The field name of a `$count` stage MongoDB accepts (non-empty, no leading `$`, no `.`), else null. */
+function countName(stage: Stage): string | null {
+  const name = onlyKey(stage, '$count');
+  return typeof name === 'string' && /^[^$.][^.]*$/.test(name) && name.trim().length > 0 ? name : null;
+}
+
+/** `{ $unionWith: 'coll' }` or `{ $unionWith: { coll, pipeline? } }`, else null (other forms run in mingo). */
+function unionOf(stage: Stage): { coll: string; pipeline: Pipeline } | null {
+  const union = onlyKey(stage, '$unionWith');
+  if (typeof union === 'string') return { coll: union, pipeline: [] };
+  if (!isObject(union) || typeof union.coll !== 'string') return null;
+  if (union.pipeline !== undefined && !Array.isArray(union.pipeline)) return null;
+  if (Object.keys(union).some((k) => k !== 'coll' && k !== 'pipeline')) return null;
+  return { coll: union.coll, pipeline: (union.pipeline ?? []) as Pipeline };
+}
+
+/**
+ * The rows a `$unionWith` adds. When it counts this collection through the same stage objects as the first
+ * stages of `pipeline` (a list page's total, pipeline/compile-find), the count is the number of rows those stages
+ * gave (`counts[k]`: rows before stage k): the same stages on the same rows, in the same synchronous run.
+ */
+function unionRows(rt: PipelineRuntime, col: MemoryCollection, pipeline: Pipeline, counts: readonly number[], union: { coll: string; pipeline: Pipeline }, readOnly: boolean): RowSet {
+  const sub = union.pipeline;
+  const k = sub.length - 1;
+  const name = k >= 0 ? countName(sub[k]!) : null;
+  const counted = counts[k];
+  if (name !== null && counted !== undefined && union.coll === col.name && sub.slice(0, k).every((stage, j) => stage === pipeline[j])) {
+    return { rows: counted > 0 ? [{ [name]: counted }] : [], owned: true };
   }
-  return found ? { ...found, keys } : null;
+  return runOwned(rt, rt.collection(union.coll), sub, readOnly);
 }
 
 function isCount(value: unknown): value is number {

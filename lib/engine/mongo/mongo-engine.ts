@@ -1,13 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ClientSession, Db, Document } from 'mongodb';
 import type { Connection } from 'mongoose';
-import type { Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
+import type { AggregateOptions, Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
 import { awaitConnection, DEFAULT_CONNECT_WAIT_MS } from './await-connection';
 import { ensureIndex } from './ensure-index';
 import { fromBson } from './from-bson';
 import { loadMongoose, type Mongoose } from './load-mongoose';
 import { mapMongoError } from './map-mongo-error';
 import { DEFAULT_TRANSACTION_RETRY_MS, runTransaction } from './run-transaction';
+import { trailingUnion } from './trailing-union';
 import { assertTransactionsOption, checkTransactions } from './transaction-support';
 
 /**
@@ -101,10 +102,20 @@ class MongoEngine implements Engine {
     }
   }
 
-  async aggregate(collection: string, pipeline: Pipeline): Promise<Row[]> {
+  async aggregate(collection: string, pipeline: Pipeline, options: AggregateOptions = {}): Promise<Row[]> {
     this.stats.aggregate++;
     const { db } = await this.ready();
-    return fromBson(await db.collection(collection).aggregate<Row>(pipeline, this.sessionOption()).toArray());
+    const settings = { ...this.sessionOption(), ...(options.allowDiskUse === true ? { allowDiskUse: true } : {}) };
+    const run = (name: string, stages: Pipeline) => (): Promise<Row[]> => db.collection(name).aggregate<Row>(stages, settings).toArray();
+    // "An aggregation pipeline cannot use $unionWith inside transactions"
+    // (https://www.mongodb.com/docs/manual/reference/operator/aggregation/unionWith/, Restrictions): in one, a
+    // trailing $unionWith (a list's total) runs as a second aggregate of the same session and snapshot, its
+    // documents appended, which is what $unionWith outputs.
+    const union = settings.session ? trailingUnion(pipeline) : null;
+    if (!union) return fromBson(await this.mapped(collection, run(collection, pipeline)));
+    const head = await this.mapped(collection, run(collection, pipeline.slice(0, -1)));
+    const tail = await this.mapped(union.coll, run(union.coll, union.pipeline));
+    return fromBson([...head, ...tail]);
   }
 
   async find(collection: string, filter: Filter, options: FindOptions = {}): Promise<Row[]> {

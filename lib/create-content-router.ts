@@ -7,6 +7,7 @@ import { createRegistry, type I18nSettings, type Registry } from './schema';
 import { createHttpRouter } from './http/create-http-router';
 import { createEngineReadiness } from './http/engine-readiness';
 import type { OnError } from './http/report-error';
+import type { RoutesOptions } from './http/route-defaults';
 import type { UploadOptions } from './http/upload-routes';
 import { validateRouterOptions } from './options/validate-options';
 import { DEFAULT_MAX_DEPTH } from './query/depth-limit';
@@ -40,6 +41,15 @@ export interface ContentRouterOptions {
   documentId?: () => string;
   /** Lifecycle hooks per content type uid. */
   lifecycles?: LifecycleHooks;
+  /**
+   * Query parameters per content type and core route action (`find`, `findOne`, `create`, `update`, `delete`):
+   * `query` sets parameters (the request's own value of that key is ignored), `defaultQuery` fills in those the
+   * request does not give. Checked at start-up (`CR_INVALID_ROUTES`).
+   *
+   * @example
+   * routes: { 'api::page.page': { find: { query: { populate: { seo: { populate: { metaImage: true } } } } } } }
+   */
+  routes?: RoutesOptions;
   /**
    * Where unexpected errors (answered 500) go, with the request's context; default: `console.error` of the
    * request line and the stack, as Express logs them (nothing when the app's `env` is `test`). The client's
@@ -94,6 +104,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     auth,
     documents: service,
     rest,
+    routes: options.routes,
     readiness,
     upload: options.upload ?? {},
     bodyLimit: options.bodyLimit ?? '1mb',

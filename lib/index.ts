@@ -9,6 +9,7 @@ export { serveUploads } from './http/serve-uploads';
 export { hashAccessKey, type AuthOptions, type Ability } from './auth';
 export type { Documents, DocumentWriteOptions, LifecycleHooks, LifecycleEvent } from './documents';
 export type { UploadOptions } from './http/upload-routes';
+export type { RoutesOptions, RouteQueryConfig, RouteAction } from './http/route-defaults';
 export type { ErrorContext, OnError } from './http/report-error';
 export {
   ApplicationError,

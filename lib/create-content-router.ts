@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { createAuth, type AuthOptions } from './auth';
-import { createDocumentService, type Documents, type LifecycleHooks } from './documents';
+import { createDocumentService, documentServices, type DocumentService, type LifecycleHooks } from './documents';
 import { memoryEngine, type Engine } from './engine';
 import { indexesFor } from './engine/indexes';
 import { createRegistry, type I18nSettings, type Registry } from './schema';
@@ -74,8 +74,12 @@ export interface ContentRouter extends Router {
    * in the background on a request at least 5 s after the last attempt (docs/errors.md).
    */
   readonly ready: Promise<void>;
-  /** Strapi's Document Service for one content type (with every permission). */
-  documents(uid: string): Documents;
+  /**
+   * Strapi 5's Document Service for one content type (with every permission): `findMany({ filters, populate, ... })`,
+   * `findOne({ documentId })`, `create({ data, status })`, ... and the REST query-string forms (docs/documents.md).
+   * An unknown uid throws an Error naming the content types.
+   */
+  documents(uid: string): DocumentService;
 }
 
 /**
@@ -115,7 +119,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     registry: { value: registry },
     engine: { value: engine },
     ready: { value: readiness.ready },
-    documents: { value: (uid: string) => service(uid) },
+    documents: { value: documentServices(registry, rest, (uid) => service(uid)) },
   });
   return router;
 }

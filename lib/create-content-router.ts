@@ -3,7 +3,7 @@ import { createAuth, type AuthOptions } from './auth';
 import { createDocumentService, documentServices, type DocumentService, type LifecycleHooks } from './documents';
 import { memoryEngine, type Engine } from './engine';
 import { indexesFor } from './engine/indexes';
-import { createRegistry, type I18nSettings, type Registry } from './schema';
+import { createRegistry, type I18nOptions, type Registry } from './schema';
 import { createHttpRouter } from './http/create-http-router';
 import { createEngineReadiness } from './http/engine-readiness';
 import type { OnError } from './http/report-error';
@@ -25,8 +25,8 @@ export interface ContentRouterOptions {
    * components a populate tree or a sort path may go through; deeper is a 400).
    */
   rest?: { defaultLimit?: number; maxLimit?: number; maxDepth?: number };
-  /** Configured locales; default `{ locales: ['en'], defaultLocale: 'en' }`. */
-  i18n?: Partial<I18nSettings>;
+  /** Configured locales (codes, or `{ code, name }` with a display name); default `{ locales: ['en'], defaultLocale: 'en' }`. */
+  i18n?: I18nOptions;
   /**
    * API tokens, the Public role and the host app's own authentication. Without it nothing is allowed (content types
    * are private by default). `{ public: 'all' }` opens every route to every caller, with a `CR_AUTH_OPEN` warning

@@ -12,6 +12,7 @@ import { createErrorHandler, notFound } from './error-handler';
 import { createErrorReporter, type OnError } from './report-error';
 import { uploadRoutes, type UploadOptions } from './upload-routes';
 import type { RestLimits } from '../query';
+import { localesRoute } from './locales-route';
 import { createRouteDefaults, type RoutesOptions } from './route-defaults';
 
 export interface HttpRouterDeps {
@@ -33,7 +34,7 @@ export interface HttpRouterDeps {
 
 /**
  * The Express router: readiness gate and authentication (one middleware) -> `/upload` routes -> body parsers
- * -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
+ * -> `/i18n/locales` -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
  */
 export function createHttpRouter(deps: HttpRouterDeps): Router {
   const routeDefaults = createRouteDefaults(deps.routes, deps.registry, deps.rest);
@@ -43,6 +44,7 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
     router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, documentId: deps.documentId, ...deps.upload }));
   }
   router.use(bodyParsers(deps.bodyLimit));
+  localesRoute(deps.registry, router);
   contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults }, router);
   router.use(notFound);
   router.use(createErrorHandler(createErrorReporter(deps.onError)));

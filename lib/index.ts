@@ -9,6 +9,7 @@ export { serveUploads } from './http/serve-uploads';
 export { hashAccessKey, type AuthOptions, type Ability } from './auth';
 export type {
   DocumentService,
+  ContentDocument,
   /** The Document Service's former name, kept: the same type as DocumentService. */
   DocumentService as Documents,
   DocumentQueryParams,

@@ -5,6 +5,7 @@ export {
   documentServices,
   strapiDocuments,
   type DocumentService,
+  type ContentDocument,
   type DocumentCreateParams,
   type DocumentUpdateParams,
   type DocumentFindOneParams,

@@ -8,6 +8,9 @@ import type { FindManyResult } from './read-documents';
 
 type Row = Record<string, unknown>;
 
+/** A document as the Document Service answers it: its `id` and `documentId`, and the selected attributes. */
+export type ContentDocument = Record<string, unknown> & { readonly id: number; readonly documentId: string };
+
 /** `create()`'s parameters (Strapi 5): the data, and the locale, status, fields and populate of the answer. */
 export interface DocumentCreateParams extends Pick<DocumentQueryParams, 'fields' | 'populate' | 'locale' | 'status'> {
   data: Record<string, unknown>;
@@ -29,7 +32,7 @@ export interface DocumentTargetParams extends Pick<DocumentQueryParams, 'fields'
 export interface DocumentVersions {
   documentId: string;
   /** The versions (one per locale and status) deleted, published, unpublished or created from the published ones. */
-  entries: Row[];
+  entries: ContentDocument[];
 }
 
 /**
@@ -41,28 +44,28 @@ export interface DocumentVersions {
  */
 export interface DocumentService {
   readonly contentType: ContentType;
-  findMany(params?: DocumentQueryParams): Promise<Row[]>;
+  findMany(params?: DocumentQueryParams): Promise<ContentDocument[]>;
   findMany(query: string | Query): Promise<FindManyResult>;
-  findFirst(params?: DocumentQueryParams | string | Query): Promise<Row | null>;
-  findOne(params: DocumentFindOneParams): Promise<Row | null>;
-  findOne(documentId: string, query?: string | Query): Promise<Row | null>;
+  findFirst(params?: DocumentQueryParams | string | Query): Promise<ContentDocument | null>;
+  findOne(params: DocumentFindOneParams): Promise<ContentDocument | null>;
+  findOne(documentId: string, query?: string | Query): Promise<ContentDocument | null>;
   count(params?: Pick<DocumentQueryParams, 'filters' | 'locale' | 'status'>): Promise<number>;
-  create(params: DocumentCreateParams): Promise<Row>;
-  create(data: unknown, options?: DocumentWriteOptions): Promise<Row>;
-  update(params: DocumentUpdateParams): Promise<Row | null>;
-  update(documentId: string, data: unknown, options?: DocumentWriteOptions): Promise<Row | null>;
+  create(params: DocumentCreateParams): Promise<ContentDocument>;
+  create(data: unknown, options?: DocumentWriteOptions): Promise<ContentDocument>;
+  update(params: DocumentUpdateParams): Promise<ContentDocument | null>;
+  update(documentId: string, data: unknown, options?: DocumentWriteOptions): Promise<ContentDocument | null>;
   delete(params: DocumentTargetParams): Promise<DocumentVersions>;
   delete(documentId: string, options?: { locale?: string | '*' }): Promise<number>;
   publish(params: DocumentTargetParams): Promise<DocumentVersions>;
-  publish(documentId: string, options?: { locale?: string }): Promise<Row | null>;
+  publish(documentId: string, options?: { locale?: string }): Promise<ContentDocument | null>;
   unpublish(params: DocumentTargetParams): Promise<DocumentVersions>;
   unpublish(documentId: string, options?: { locale?: string }): Promise<number>;
   discardDraft(params: DocumentTargetParams): Promise<DocumentVersions>;
-  discardDraft(documentId: string, options?: { locale?: string }): Promise<Row | null>;
+  discardDraft(documentId: string, options?: { locale?: string }): Promise<ContentDocument | null>;
   /** The documentId of some stored document, in any locale and status (a single type has at most one). */
   anyDocumentId(): Promise<string | undefined>;
   /** A single type's `PUT` (REST form): updates its document in the locale (creating it) or creates the document. */
-  upsertSingle(data: unknown, options?: DocumentWriteOptions): Promise<Row>;
+  upsertSingle(data: unknown, options?: DocumentWriteOptions): Promise<ContentDocument>;
   /** A single type's `DELETE` (REST form): how many rows were deleted. */
   deleteSingle(options?: { locale?: string }): Promise<number>;
 }

@@ -65,7 +65,12 @@ export function paramsToQuery(ctx: ParamsContext, params: unknown, action: 'find
   return parseQuery({ registry: ctx.registry, contentType: ctx.ct, rawQuery: '', params: withStatus, context: ctx.ability ?? OPEN_ABILITY, rest, action });
 }
 
-/** A plain object (not an array, not null). */
+/**
+ * A plain object (not an array, not null).
+ *
+ * @example
+ * isParamsObject({ documentId: 'x' }); // true
+ */
 export function isParamsObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -47,6 +47,9 @@ export function localeEntries(registry: Registry, startedAt: Date): LocaleEntry[
 /**
  * `GET /i18n/locales` (the i18n plugin's Content API route): a bare JSON array (no `data` envelope), for callers
  * granted `plugin::i18n.locales.listLocales`; 403 otherwise.
+ *
+ * @example
+ * localesRoute(registry, router); // before the content routes: a collection type named "i18n" does not shadow it
  */
 export function localesRoute(registry: Registry, router: Router, startedAt = new Date()): void {
   const body = JSON.stringify(localeEntries(registry, startedAt));

@@ -32,7 +32,12 @@ export interface RouteParams {
 const COLLECTION_ACTIONS: readonly RouteAction[] = ['find', 'findOne', 'create', 'update', 'delete'];
 const SINGLE_ACTIONS: readonly RouteAction[] = ['find', 'update', 'delete'];
 
-/** The parse action of a route: a single type's `find` reads one document; writes parse only fields/populate/locale/status. */
+/**
+ * The parse action of a route: a single type's `find` reads one document; writes parse only fields/populate/locale/status.
+ *
+ * @example
+ * parseActionOf(globalType, 'find'); // 'findOne'
+ */
 export function parseActionOf(ct: ContentType, action: RouteAction): 'find' | 'findOne' | 'write' {
   if (action === 'find') return ct.kind === 'collectionType' ? 'find' : 'findOne';
   return action === 'findOne' ? 'findOne' : 'write';
@@ -94,7 +99,13 @@ export function createRouteDefaults(routes: RoutesOptions | undefined, registry:
   return (uid, action) => byRoute.get(`${uid}\0${action}`);
 }
 
-/** The request's parameters with the route's: `defaultQuery` under them, `query` over them (top-level keys). */
+/**
+ * The request's parameters with the route's: `defaultQuery` under them, `query` over them (top-level keys).
+ *
+ * @example
+ * mergeRouteParams({ query: { populate: 'seo' }, defaultQuery: { sort: 'title' } }, { populate: '*', sort: 'id' });
+ * // { sort: 'id', populate: 'seo' }
+ */
 export function mergeRouteParams(route: RouteParams, request: Record<string, unknown>): Record<string, unknown> {
   return { ...route.defaultQuery, ...request, ...route.query };
 }

@@ -19,7 +19,11 @@ function normalizeValue(value: unknown, path: string, level: number): unknown {
   if (Array.isArray(value)) return value.filter((v) => v !== undefined).map((v, i) => normalizeValue(v, `${path}[${i}]`, level + 1));
   const proto: unknown = typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
   if (proto === Object.prototype || proto === null) return normalizeObject(value as Record<string, unknown>, path, level + 1);
-  throw new ValidationError(`Invalid value at ${path}: ${typeof value === 'object' ? 'only plain objects, arrays, strings, numbers, booleans, dates and null' : `a ${typeof value}`} may be given`, { key: path, source: 'query' });
+  const what = typeof value === 'object' ? `a ${(value as object).constructor?.name ?? 'class instance'}` : `a ${typeof value}`;
+  throw new ValidationError(`Invalid value at ${path}: ${what} is not a query value (give plain objects, arrays, strings, numbers, booleans, dates or null)`, {
+    key: path,
+    source: 'query',
+  });
 }
 
 function normalizeObject(value: Record<string, unknown>, path: string, level: number): Record<string, unknown> {

@@ -1,12 +1,13 @@
 import type { Router } from 'express';
 import { createAuth, type AuthOptions } from './auth';
-import { createDocumentService, type Documents, type LifecycleHooks } from './documents';
+import { createDocumentService, documentServices, type DocumentService, type LifecycleHooks } from './documents';
 import { memoryEngine, type Engine } from './engine';
 import { indexesFor } from './engine/indexes';
-import { createRegistry, type I18nSettings, type Registry } from './schema';
+import { createRegistry, type I18nOptions, type Registry } from './schema';
 import { createHttpRouter } from './http/create-http-router';
 import { createEngineReadiness } from './http/engine-readiness';
 import type { OnError } from './http/report-error';
+import type { RoutesOptions } from './http/route-defaults';
 import type { UploadOptions } from './http/upload-routes';
 import { validateRouterOptions } from './options/validate-options';
 import { DEFAULT_MAX_DEPTH } from './query/depth-limit';
@@ -24,8 +25,8 @@ export interface ContentRouterOptions {
    * components a populate tree or a sort path may go through; deeper is a 400).
    */
   rest?: { defaultLimit?: number; maxLimit?: number; maxDepth?: number };
-  /** Configured locales; default `{ locales: ['en'], defaultLocale: 'en' }`. */
-  i18n?: Partial<I18nSettings>;
+  /** Configured locales (codes, or `{ code, name }` with a display name); default `{ locales: ['en'], defaultLocale: 'en' }`. */
+  i18n?: I18nOptions;
   /**
    * API tokens, the Public role and the host app's own authentication. Without it nothing is allowed (content types
    * are private by default). `{ public: 'all' }` opens every route to every caller, with a `CR_AUTH_OPEN` warning
@@ -40,6 +41,15 @@ export interface ContentRouterOptions {
   documentId?: () => string;
   /** Lifecycle hooks per content type uid. */
   lifecycles?: LifecycleHooks;
+  /**
+   * Query parameters per content type and core route action (`find`, `findOne`, `create`, `update`, `delete`):
+   * `query` sets parameters (the request's own value of that key is ignored), `defaultQuery` fills in those the
+   * request does not give. Checked at start-up (`CR_INVALID_ROUTES`).
+   *
+   * @example
+   * routes: { 'api::page.page': { find: { query: { populate: { seo: { populate: { metaImage: true } } } } } } }
+   */
+  routes?: RoutesOptions;
   /**
    * Where unexpected errors (answered 500) go, with the request's context; default: `console.error` of the
    * request line and the stack, as Express logs them (nothing when the app's `env` is `test`). The client's
@@ -64,8 +74,12 @@ export interface ContentRouter extends Router {
    * in the background on a request at least 5 s after the last attempt (docs/errors.md).
    */
   readonly ready: Promise<void>;
-  /** Strapi's Document Service for one content type (with every permission). */
-  documents(uid: string): Documents;
+  /**
+   * Strapi 5's Document Service for one content type (with every permission): `findMany({ filters, populate, ... })`,
+   * `findOne({ documentId })`, `create({ data, status })`, ... and the REST query-string forms (docs/documents.md).
+   * An unknown uid throws an Error naming the content types.
+   */
+  documents(uid: string): DocumentService;
 }
 
 /**
@@ -94,6 +108,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     auth,
     documents: service,
     rest,
+    routes: options.routes,
     readiness,
     upload: options.upload ?? {},
     bodyLimit: options.bodyLimit ?? '1mb',
@@ -104,7 +119,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     registry: { value: registry },
     engine: { value: engine },
     ready: { value: readiness.ready },
-    documents: { value: (uid: string) => service(uid) },
+    documents: { value: documentServices(registry, rest, (uid) => service(uid)) },
   });
   return router;
 }

@@ -7,8 +7,24 @@ export { memoryEngine, mongoEngine, MONGODB_MAX_DOCUMENT_BYTES, type Engine, typ
 export { localProvider, type StorageProvider } from './media';
 export { serveUploads } from './http/serve-uploads';
 export { hashAccessKey, type AuthOptions, type Ability } from './auth';
-export type { Documents, DocumentWriteOptions, LifecycleHooks, LifecycleEvent } from './documents';
+export type {
+  DocumentService,
+  ContentDocument,
+  /** The Document Service's former name, kept: the same type as DocumentService. */
+  DocumentService as Documents,
+  DocumentQueryParams,
+  DocumentCreateParams,
+  DocumentUpdateParams,
+  DocumentFindOneParams,
+  DocumentTargetParams,
+  DocumentVersions,
+  DocumentWriteOptions,
+  FindManyResult,
+  LifecycleHooks,
+  LifecycleEvent,
+} from './documents';
 export type { UploadOptions } from './http/upload-routes';
+export type { RoutesOptions, RouteQueryConfig, RouteAction } from './http/route-defaults';
 export type { ErrorContext, OnError } from './http/report-error';
 export {
   ApplicationError,

@@ -24,9 +24,13 @@ export function knownAbility(req: Request): Ability | undefined {
   return (req as WithAbility)[ABILITY];
 }
 
-/** The raw query string of the request (Express's own `req.query` depends on the host app's parser). */
+/**
+ * The raw query string of the request (Express's own `req.query` depends on the host app's parser), read from
+ * `req.url` as Express middleware expects: a host middleware in front of the router that rewrites `req.url`
+ * (adding a default `populate`, say) is honoured, as Express's own `req.query` would honour it.
+ */
 export function rawQueryString(req: Request): string {
-  const url = req.originalUrl ?? req.url;
+  const url = req.url;
   const i = url.indexOf('?');
   return i < 0 ? '' : url.slice(i + 1);
 }

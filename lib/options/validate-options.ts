@@ -22,6 +22,7 @@ const schema = {
     upload: { anyOf: [{ type: 'object' }, { const: false }] },
     bodyLimit: { type: ['string', 'integer'] },
     lifecycles: { type: 'object' },
+    routes: { type: 'object' },
     readyWaitMS: { type: 'integer', minimum: 0, maximum: 2147483647 },
   },
 } as const;

@@ -14,9 +14,9 @@ export interface DocExample {
 }
 
 const REPO = join(__dirname, '..', '..');
-const SKIPPED = new Set(['engines.md']);
+const SKIPPED = new Set<string>();
 
-/** Every ```ts and ```js block of README.md and docs/*.md (but docs/engines.md). */
+/** Every ```ts and ```js block of README.md and docs/*.md. */
 export function docExamples(): DocExample[] {
   const files = ['README.md', ...readdirSync(join(REPO, 'docs')).filter((f) => f.endsWith('.md') && !SKIPPED.has(f)).map((f) => `docs/${f}`)];
   const examples: DocExample[] = [];

@@ -32,7 +32,7 @@ parentPort.on('message', async (n) => {
 
 async function main(): Promise<void> {
   const [path = '/api/articles?populate=*', articles = '1000', requests = '200'] = process.argv.slice(2);
-  const engine = memoryEngine();
+  const engine = memoryEngine({ ephemeral: true });
   const blog = await createBlogApp({ seed: false, engine });
   const data = await seedBlog(engine, { articles: Number(articles), authors: 10_000, categories: 1_000, files: 100 });
   const server = blog.app.listen(0, '127.0.0.1');

@@ -45,7 +45,7 @@ async function fetchOk(url: string, headers: Record<string, string>): Promise<Bu
 }
 
 async function benchSize(articles: number, rounds: number, options: LoadOptions): Promise<SizeResult> {
-  const engine = memoryEngine();
+  const engine = memoryEngine({ ephemeral: true });
   const blog = await createBlogApp({ seed: false, engine });
   const started = Date.now();
   const data = await seedBlog(engine, { articles, authors: 10_000, categories: 1_000, files: 100 });

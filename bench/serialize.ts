@@ -24,7 +24,7 @@ function time(label: string, iterations: number, fn: () => Buffer): Buffer {
 
 async function main(): Promise<void> {
   const [query = 'populate=*', articles = '1000', iterations = '2000'] = process.argv.slice(2);
-  const engine = memoryEngine();
+  const engine = memoryEngine({ ephemeral: true });
   const blog = await createBlogApp({ seed: false, engine });
   await seedBlog(engine, { articles: Number(articles), authors: 10_000, categories: 1_000, files: 100 });
   const page = storedPageOf(await blog.router.documents('api::article.article').findMany(query))!;

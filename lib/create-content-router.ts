@@ -1,11 +1,13 @@
 import type { Router } from 'express';
 import { createAuth, type AuthOptions } from './auth';
-import { createDocumentService, type Documents, type LifecycleHooks } from './documents';
+import { createDocumentService, documentServices, type DocumentService, type LifecycleHooks } from './documents';
 import { memoryEngine, type Engine } from './engine';
 import { indexesFor } from './engine/indexes';
-import { createRegistry, type I18nSettings, type Registry } from './schema';
+import { createRegistry, type I18nOptions, type Registry } from './schema';
 import { createHttpRouter } from './http/create-http-router';
 import { createEngineReadiness } from './http/engine-readiness';
+import type { OnError } from './http/report-error';
+import type { RoutesOptions } from './http/route-defaults';
 import type { UploadOptions } from './http/upload-routes';
 import { validateRouterOptions } from './options/validate-options';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_JOINED_ROWS } from './query/depth-limit';
@@ -16,7 +18,7 @@ export interface ContentRouterOptions {
   contentTypes: readonly unknown[];
   /** Strapi component definitions keyed by uid (`'shared.seo'`). */
   components?: Readonly<Record<string, unknown>>;
-  /** Storage engine; default `memoryEngine()`. */
+  /** Storage engine; default `memoryEngine()` (in memory only: a `CR_MEMORY_ONLY` warning at startup). */
   engine?: Engine;
   /**
    * REST limits: `defaultLimit` 25 and `maxLimit` 100 (page sizes), `maxDepth` 10 (how many relations and
@@ -24,9 +26,13 @@ export interface ContentRouterOptions {
    * most rows the populates of one read may join, all levels together; more is a 400 naming the populate path).
    */
   rest?: { defaultLimit?: number; maxLimit?: number; maxDepth?: number; maxJoinedRows?: number };
-  /** Configured locales; default `{ locales: ['en'], defaultLocale: 'en' }`. */
-  i18n?: Partial<I18nSettings>;
-  /** API tokens, the Public role and the host app's own authentication. Without it every route is open. */
+  /** Configured locales (codes, or `{ code, name }` with a display name); default `{ locales: ['en'], defaultLocale: 'en' }`. */
+  i18n?: I18nOptions;
+  /**
+   * API tokens, the Public role and the host app's own authentication. Without it nothing is allowed (content types
+   * are private by default). `{ public: 'all' }` opens every route to every caller, with a `CR_AUTH_OPEN` warning
+   * at start-up: local development only.
+   */
   auth?: AuthOptions;
   /** The media library (`/upload` routes); `false` disables it. */
   upload?: UploadOptions | false;
@@ -36,6 +42,26 @@ export interface ContentRouterOptions {
   documentId?: () => string;
   /** Lifecycle hooks per content type uid. */
   lifecycles?: LifecycleHooks;
+  /**
+   * Query parameters per content type and core route action (`find`, `findOne`, `create`, `update`, `delete`):
+   * `query` sets parameters (the request's own value of that key is ignored), `defaultQuery` fills in those the
+   * request does not give. Checked at start-up (`CR_INVALID_ROUTES`).
+   *
+   * @example
+   * routes: { 'api::page.page': { find: { query: { populate: { seo: { populate: { metaImage: true } } } } } } }
+   */
+  routes?: RoutesOptions;
+  /**
+   * Where unexpected errors (answered 500) go, with the request's context; default: `console.error` of the
+   * request line and the stack, as Express logs them (nothing when the app's `env` is `test`). The client's
+   * answer is the same either way: a bare 500 envelope. A throwing or rejecting hook is logged, never fatal.
+   */
+  onError?: OnError;
+  /**
+   * How long (ms) a request waits for the engine's first start-up before it answers 503 "still starting";
+   * default 5000. `0` answers at once.
+   */
+  readyWaitMS?: number;
 }
 
 /** The returned Express router, with the document service and the engine for the host app. */
@@ -43,20 +69,30 @@ export interface ContentRouter extends Router {
   readonly registry: Registry;
   readonly engine: Engine;
   /**
-   * Settles with the engine's first start-up (connection, collections, indexes); requests wait for it. When it
+   * Settles with the engine's first start-up (connection, collections, indexes); requests wait for it up to
+   * `readyWaitMS` (then 503). When it
    * rejects, the error has been logged (console.error), requests answer 503 at once, and start-up is retried
    * in the background on a request at least 5 s after the last attempt (docs/errors.md).
    */
   readonly ready: Promise<void>;
-  /** Strapi's Document Service for one content type (with every permission). */
-  documents(uid: string): Documents;
+  /**
+   * Strapi 5's Document Service for one content type (with every permission): `findMany({ filters, populate, ... })`,
+   * `findOne({ documentId })`, `create({ data, status })`, ... and the REST query-string forms (docs/documents.md).
+   * An unknown uid throws an Error naming the content types.
+   */
+  documents(uid: string): DocumentService;
 }
 
 /**
- * Builds the Strapi-v5-compatible REST Content API router. Mount it at `/api`.
+ * Builds the Strapi-v5-compatible REST Content API router. Mount it at `/api`. Content types are private by
+ * default: `auth` says what the public and each API token may do.
  *
  * @example
- * app.use('/api', createContentRouter({ contentTypes: [articleSchema], engine: memoryEngine() }));
+ * app.use('/api', createContentRouter({
+ *   contentTypes: [articleSchema],
+ *   engine: memoryEngine({ file: './data/content.db' }),
+ *   auth: { public: { actions: ['api::article.article.find'] }, apiTokens: [{ name: 'ci', type: 'full-access', accessKey: process.env.CMS_TOKEN! }] },
+ * }));
  */
 export function createContentRouter(options: ContentRouterOptions): ContentRouter {
   validateRouterOptions(options);
@@ -70,7 +106,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
   };
   const service = createDocumentService({ registry, engine, rest, documentId: options.documentId, lifecycles: options.lifecycles });
   const auth = createAuth(options.auth, registry);
-  const readiness = createEngineReadiness(() => engine.init(indexesFor(registry)));
+  const readiness = createEngineReadiness(() => engine.init(indexesFor(registry)), { waitMS: options.readyWaitMS });
 
   const router = createHttpRouter({
     registry,
@@ -78,16 +114,18 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     auth,
     documents: service,
     rest,
+    routes: options.routes,
     readiness,
     upload: options.upload ?? {},
     bodyLimit: options.bodyLimit ?? '1mb',
     documentId: options.documentId,
+    onError: options.onError,
   }) as ContentRouter;
   Object.defineProperties(router, {
     registry: { value: registry },
     engine: { value: engine },
     ready: { value: readiness.ready },
-    documents: { value: (uid: string) => service(uid) },
+    documents: { value: documentServices(registry, rest, (uid) => service(uid)) },
   });
   return router;
 }

@@ -1,13 +1,13 @@
 import { DuplicateKeyError, memoryEngine } from '../../lib/engine';
 import { runEngineContract } from './contract';
 
-runEngineContract('memory', () => memoryEngine());
+runEngineContract('memory', () => memoryEngine({ ephemeral: true }));
 
 describe('memory engine specifics', () => {
   const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
   it('an init whose new unique index the stored rows violate fails and keeps the previous indexes', async () => {
-    const engine = memoryEngine();
+    const engine = memoryEngine({ ephemeral: true });
     await engine.init([{ name: 'a', indexes: [{ name: 'id', keys: { id: 1 }, unique: true }] }]);
     await engine.insertMany('a', [{ id: 1, slug: 's' }, { id: 2, slug: 's' }]);
     await expect(engine.init([{ name: 'a', indexes: [{ name: 'id', keys: { slug: 1 }, unique: true }] }])).rejects.toBeInstanceOf(DuplicateKeyError);
@@ -16,7 +16,7 @@ describe('memory engine specifics', () => {
   });
 
   it('serializes transactions: the second starts after the first has finished', async () => {
-    const engine = memoryEngine();
+    const engine = memoryEngine({ ephemeral: true });
     const events: string[] = [];
     const first = engine.transaction(async () => {
       events.push('first:start');
@@ -34,7 +34,7 @@ describe('memory engine specifics', () => {
   });
 
   it('queues a plain write behind a running transaction, so a rollback cannot undo it', async () => {
-    const engine = memoryEngine();
+    const engine = memoryEngine({ ephemeral: true });
     const failing = engine.transaction(async () => {
       await engine.insertMany('a', [{ n: 1 }]);
       await tick();
@@ -47,7 +47,7 @@ describe('memory engine specifics', () => {
   });
 
   it('does not let reads outside a transaction see its uncommitted writes', async () => {
-    const engine = memoryEngine();
+    const engine = memoryEngine({ ephemeral: true });
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const tx = engine.transaction(async () => {
@@ -63,7 +63,7 @@ describe('memory engine specifics', () => {
   });
 
   it('joins nested transactions to the outer one', async () => {
-    const engine = memoryEngine();
+    const engine = memoryEngine({ ephemeral: true });
     const failing = engine.transaction(async () => {
       await engine.transaction(() => engine.insertMany('a', [{ n: 1 }]));
       throw new Error('outer');
@@ -73,7 +73,7 @@ describe('memory engine specifics', () => {
   });
 
   it('counts engine calls in stats', async () => {
-    const engine = memoryEngine();
+    const engine = memoryEngine({ ephemeral: true });
     await engine.insertMany('a', [{ n: 1 }]);
     await engine.aggregate('a', []);
     await engine.find('a', {});

@@ -2,6 +2,7 @@ import express from 'express';
 import type { Response } from 'supertest';
 import { createContentRouter, type ContentRouter, type ContentRouterOptions, type Engine } from '../../lib';
 import { httpComponents, httpContentTypes } from '../fixtures/http-model';
+import { everyActionPublic } from './every-action';
 import { testEngine } from './test-engine';
 
 /** An Express app with the synthetic HTTP model mounted at /api on a fresh memory engine. */
@@ -12,8 +13,9 @@ export interface TestApp {
 }
 
 /**
- * Builds a test app over `__tests__/fixtures/http-model.ts` (locales en, fr; uploads disabled unless given).
- * `overrides` are passed to createContentRouter.
+ * Builds a test app over `__tests__/fixtures/http-model.ts` (locales en, fr; uploads disabled unless given), with
+ * every action granted to the Public role unless `overrides.auth` says otherwise (content types are private by
+ * default; these suites test the routes, `__tests__/http/auth/` tests permissions). `overrides` are passed to createContentRouter.
  *
  * @example
  * const { app } = await createTestApp({ bodyLimit: '1kb' });
@@ -28,6 +30,7 @@ export async function createTestApp(overrides: Partial<ContentRouterOptions> = {
     i18n: { locales: ['en', 'fr'], defaultLocale: 'en' },
     upload: false,
     documentId: () => `doc${String(++n).padStart(4, '0')}`,
+    auth: everyActionPublic(httpContentTypes),
     ...overrides,
   });
   await router.ready;

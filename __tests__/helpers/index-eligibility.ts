@@ -66,7 +66,7 @@ function leadsAnIndex(specs: readonly IndexSpec[] | undefined, field: string): b
  * reads through it then fails), whatever engine runs it. Everything else is the engine itself (same `stats`).
  *
  * @example
- * const engine = indexCheckedEngine(memoryEngine());
+ * const engine = indexCheckedEngine(memoryEngine({ ephemeral: true }));
  */
 export function indexCheckedEngine(engine: Engine): Engine {
   const declared = new Map<string, readonly IndexSpec[]>();

@@ -14,6 +14,7 @@ import { type MediaService, createMediaService, localProvider } from '../../lib/
 import { serveUploads } from '../../lib/http/serve-uploads';
 import type { MediaAttribute } from '../../lib/schema';
 import { loadBlogRegistry } from '../helpers/blog-registry';
+import { indexCheckedEngine } from '../helpers/index-eligibility';
 
 const registry = loadBlogRegistry();
 const GOLDEN_KEYS = [
@@ -37,7 +38,8 @@ function jpeg(width: number, height: number): Promise<Buffer> {
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'upload-http-'));
-  engine = memoryEngine(); // on purpose: the media service alone, a fresh store per test and nothing to close
+  // On purpose: the media service alone, a fresh store per test and nothing to close; reads index-checked.
+  engine = indexCheckedEngine(memoryEngine({ ephemeral: true }));
   let n = 0;
   media = createMediaService({
     engine, registry, provider: localProvider({ directory: dir }), sizeLimit: 64 * 1024,
@@ -46,7 +48,7 @@ beforeEach(async () => {
   app = express();
   app.use((req, _res, next) => {
     const denied = String(req.headers['x-deny'] ?? '');
-    if (denied) setAbility(req, { ...OPEN_ABILITY, can: (a) => !denied.split(',').includes(a), subject: 'test' });
+    setAbility(req, denied ? { ...OPEN_ABILITY, can: (a) => !denied.split(',').includes(a), subject: 'test' } : OPEN_ABILITY);
     next();
   });
   app.use('/api/upload', createUploadRouter(media));
@@ -192,6 +194,7 @@ describe('POST /api/upload', () => {
   test('too many files: 400', async () => {
     const small = createMediaService({ engine, registry, provider: localProvider({ directory: dir }), maxFiles: 1 });
     const app2 = express();
+    app2.use((req, _res, next) => (setAbility(req, OPEN_ABILITY), next()));
     app2.use('/api/upload', createUploadRouter(small));
     app2.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => res.status(formatError(err).status).json(formatError(err).body));
     const res = await request(app2)
@@ -225,6 +228,16 @@ describe('GET /api/upload/files', () => {
     const bad = await request(app).get('/api/upload/files?filters[secret][$eq]=1');
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ name: 'ValidationError', message: 'Invalid key secret' });
+  });
+
+  test('skips and limits past Number.MAX_SAFE_INTEGER are 400 PaginationErrors (MongoDB takes 64-bit integers)', async () => {
+    await uploadText('a.txt');
+    for (const q of ['pagination[start]=1e20', 'pagination[limit]=1e20', 'pagination[page]=1e20', 'pagination[page]=9007199254740991&pagination[pageSize]=100']) {
+      const res = await request(app).get(`/api/upload/files?${q}`);
+      expect({ q, status: res.status, name: res.body.error?.name }).toEqual({ q, status: 400, name: 'PaginationError' });
+    }
+    const edge = await request(app).get(`/api/upload/files?pagination[start]=${Number.MAX_SAFE_INTEGER}&pagination[limit]=${Number.MAX_SAFE_INTEGER}`);
+    expect([edge.status, edge.body]).toEqual([200, []]);
   });
 
   test('GET /files/:id answers the bare object; unknown ids are 404 file.notFound', async () => {

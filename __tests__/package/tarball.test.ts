@@ -1,12 +1,15 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { docExamples, writeExampleProjects } from '../helpers/doc-examples';
 
 /**
  * The published package works for a new user: `npm pack` (which builds dist/ through `prepare`), then the
- * tarball installed into two throwaway Express 5 apps, a plain CommonJS one (`require`) and an ESM one
- * (named `import`), each serving `GET /api/notes` from the memory engine.
+ * tarball installed once (with express 5 and `cors`, the host's own dependencies of the examples) for two
+ * throwaway Express 5 apps, a plain CommonJS one (`require`) and an ESM one (named `import`), each serving
+ * `GET /api/notes` from the memory engine; and every code example of README.md and docs/, type-checked with tsc
+ * and run (see helpers/doc-examples.ts).
  */
 const REPO = join(__dirname, '..', '..');
 const TIMEOUT = 180_000;
@@ -27,7 +30,7 @@ const NOTE_SCHEMA = {
 /** The app body shared by both module systems: mount, listen on a free port, request itself, print. */
 const APP_BODY = `
 const app = express();
-app.use('/api', createContentRouter({ contentTypes: [${JSON.stringify(NOTE_SCHEMA)}], engine: memoryEngine() }));
+app.use('/api', createContentRouter({ contentTypes: [${JSON.stringify(NOTE_SCHEMA)}], engine: memoryEngine({ ephemeral: true }), auth: { public: { actions: ['api::note.note.find'] } } }));
 setTimeout(() => { console.error('timed out'); process.exit(3); }, 60000).unref();
 const server = app.listen(0, '127.0.0.1', async () => {
   try {
@@ -76,6 +79,14 @@ function expectOk(res: SpawnSyncReturns<string>, what: string): void {
     const tgz = readdirSync(tmp).filter((f) => f.endsWith('.tgz'));
     expect(tgz).toHaveLength(1);
     tarball = join(tmp, tgz[0]!);
+    // One install for every app below (they resolve tmp/node_modules from their folders).
+    writeFileSync(join(tmp, 'package.json'), JSON.stringify({ name: 'cr-apps', version: '1.0.0', private: true }));
+    expectOk(run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'express@5', 'cors@2', '@types/cors@2'], tmp), 'npm install');
+    // Type declarations and mongoose from this repository when the install did not bring them (after it: it prunes).
+    for (const name of ['@types/express', '@types/node', 'mongoose']) {
+      const to = join(tmp, 'node_modules', name);
+      if (!existsSync(to)) symlinkSync(join(REPO, 'node_modules', name), to, 'dir');
+    }
   }, TIMEOUT);
 
   afterAll(() => {
@@ -88,7 +99,6 @@ function expectOk(res: SpawnSyncReturns<string>, what: string): void {
     mkdirSync(dir);
     writeFileSync(join(dir, 'package.json'), JSON.stringify(spec.packageJson, null, 2));
     writeFileSync(join(dir, spec.file), spec.source);
-    expectOk(run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'express@5'], dir), 'npm install');
     const started = run(process.execPath, [spec.file], dir);
     expectOk(started, `node ${spec.file}`);
     const line = started.stdout.split('\n').find((l) => l.startsWith('RESULT '));
@@ -98,4 +108,35 @@ function expectOk(res: SpawnSyncReturns<string>, what: string): void {
     expect(result.contentType).toMatch(/^application\/json/);
     expect(JSON.parse(result.text)).toEqual({ data: [], meta: { pagination: { page: 1, pageSize: 25, pageCount: 0, total: 0 } } });
   }, TIMEOUT);
+
+  describe('the examples of README.md and docs/', () => {
+    const examples = docExamples();
+    let projects: ReturnType<typeof writeExampleProjects>;
+    const tsc = (project: string) => run(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], project);
+
+    beforeAll(() => {
+      projects = writeExampleProjects(join(tmp, 'docs'), examples);
+    });
+
+    it('there are examples of both kinds', () => {
+      expect(examples.filter((e) => e.lang === 'ts').length).toBeGreaterThan(5);
+      expect(examples.filter((e) => e.lang === 'js').length).toBeGreaterThan(0);
+    });
+
+    it('type-check: the TypeScript ones in a "type": "module" project, the CommonJS ones with checkJs', () => {
+      expectOk(tsc(projects.esm), 'tsc (ESM examples)');
+      expectOk(tsc(projects.cjs), 'tsc --checkJs (CommonJS examples)');
+    }, TIMEOUT);
+
+    it.each(examples.map((e) => [e.where, e] as const))('runs %s', (_where, example) => {
+      const file = projects.files.get(example)!;
+      // What the examples read from the environment (docs/security.md's token hashes: any 128 hex digits).
+      const hash = (c: string) => c.repeat(128);
+      const env = { ...process.env, NODE_ENV: 'test', MONGODB_URI: '', CMS_TOKEN: 'example-token-0123456789abcdef', API_TOKEN_SALT: 'salt', FRONTEND_TOKEN_HASH: hash('a'), IMPORTER_TOKEN_HASH: hash('b'), UPLOADER_TOKEN_HASH: hash('c') };
+      const res = spawnSync(process.execPath, ['--require', projects.preload, file], { cwd: example.lang === 'ts' ? projects.esm : projects.cjs, encoding: 'utf8', timeout: TIMEOUT, env });
+      if (res.status !== 0) throw new Error(`${example.where} exited with ${String(res.status)}\n${res.stdout}\n${res.stderr}`);
+      // A server example answered its own GET /api/articles (each one lets the public find articles).
+      if (example.code.includes('.listen(')) expect(res.stdout).toMatch(/^EXAMPLE_GET 200 \{"data":\[/m);
+    }, TIMEOUT);
+  });
 });

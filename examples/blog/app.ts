@@ -7,28 +7,30 @@ import { loadBlogModel } from './model';
 import { seedDemo } from './seed';
 
 export interface BlogAppOptions {
-  /** Load demo data (default true). */
+  /** Load demo data into an empty store (default true); a store that holds data (a restart) is left as it is. */
   seed?: boolean;
   /** Folder for uploaded files (default: a fresh temporary folder). */
   uploadsDir?: string;
   /**
-   * Storage engine (default: the memory engine, persisted to `dataFile` when given). The default never reads
-   * MONGODB_URI, so that a test cannot share a database by accident: `server.ts` (`npm start`) passes
-   * `mongoEngine` when MONGODB_URI is set, tests pass `testEngine()`.
+   * Storage engine (default: the memory engine persisted to `dataFile`, or in memory only on purpose without it).
+   * The default never reads MONGODB_URI, so that a test cannot share a database by accident: `server.ts`
+   * (`npm start`) passes a file-backed memory engine or `mongoEngine`, tests pass `testEngine()`.
    */
   engine?: Engine;
-  /** Persist the memory engine to this file. */
+  /** Persist the memory engine to this file (its folder is created if needed). */
   dataFile?: string;
 }
 
 /**
- * The example app: Express with the blog model mounted at /api, locales en (default) and fr, the public
- * permissions and the two API tokens of the model's permissions.json, uploads served at /uploads.
+ * The example app: Express with the blog model mounted at /api, locales en (default) and fr, uploads served at
+ * /uploads, and a production-shaped `auth`: the Public role of the model's permissions.json (reads of articles,
+ * categories and the two single types; nothing else, no writes) and its two API tokens (full-access for writes,
+ * read-only). Content types are private by default: whatever is not granted answers 403.
  */
 export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app: express.Express; router: ContentRouter; close(): Promise<void> }> {
   const model = loadBlogModel();
   const uploadsDir = options.uploadsDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'content-router-uploads-'));
-  const engine = options.engine ?? memoryEngine(options.dataFile ? { file: options.dataFile } : {});
+  const engine = options.engine ?? memoryEngine(options.dataFile ? { file: options.dataFile } : { ephemeral: true });
   const router = createContentRouter({
     contentTypes: model.contentTypes,
     components: model.components,
@@ -46,6 +48,15 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
   app.use('/uploads', serveUploads(uploadsDir));
   app.use('/api', router);
   await router.ready;
-  if (options.seed !== false) await seedDemo(app, model.permissions.apiTokens.find((t) => t.type === 'full-access')!.accessKey);
+  if (options.seed !== false && (await isEmpty(router))) {
+    await seedDemo(app, model.permissions.apiTokens.find((t) => t.type === 'full-access')!.accessKey);
+  }
   return { app, router, close: () => engine.close() };
+}
+
+/** True when no content type and no media holds a row: a durable store is seeded once, not on every restart. */
+async function isEmpty(router: ContentRouter): Promise<boolean> {
+  const collections = [...router.registry.contentTypes.values()].map((type) => type.collectionName);
+  const counts = await Promise.all(collections.map((collection) => router.engine.count(collection, {})));
+  return counts.every((n) => n === 0);
 }

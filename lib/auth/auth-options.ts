@@ -26,13 +26,25 @@ export interface ResolvedCaller {
   subject?: string;
 }
 
-/** `options.auth` of `createContentRouter`. Absent: every route is open. */
+/**
+ * The value of `auth.public` that grants the Public role every action (every content type, drafts and the media
+ * library included), for local development only: it emits the `CR_AUTH_OPEN` warning at start-up.
+ */
+export const PUBLIC_ALL = 'all';
+
+/**
+ * `options.auth` of `createContentRouter`. Content types are private by default (the spec, section 5): absent or
+ * empty, nothing is allowed.
+ */
 export interface AuthOptions {
   apiTokens?: ApiTokenOption[];
   /** The HMAC key of token hashes (Strapi's `API_TOKEN_SALT`); required when any token is given as `hash`. */
   salt?: string;
-  /** The Public role: the actions allowed to requests without a token. */
-  public?: { actions: string[] };
+  /**
+   * The Public role: the actions allowed to requests without a token. `'all'` grants it every action, deletes and
+   * uploads included, with a `CR_AUTH_OPEN` warning at start-up: local development only.
+   */
+  public?: { actions: string[] } | typeof PUBLIC_ALL;
   /**
    * The host app's own authentication, asked when a request carries no API token (or a bearer token that is not
    * an API token, e.g. the app's JWT). Return the caller's actions, or null/undefined for "not recognised".
@@ -66,10 +78,11 @@ const authOptionsSchema = {
     },
     salt: { type: 'string', minLength: 1 },
     public: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['actions'],
-      properties: { actions: { type: 'array', items: ACTION } },
+      // The object first: ajv's first error is then the object's own (`auth.public.actions[0] must match ...`).
+      anyOf: [
+        { type: 'object', additionalProperties: false, required: ['actions'], properties: { actions: { type: 'array', items: ACTION } } },
+        { const: PUBLIC_ALL },
+      ],
     },
     resolve: {},
     draftsRequirePermission: { type: 'boolean' },
@@ -100,6 +113,7 @@ export function invalidAuthOption(field: string, message: string): Configuration
 export function validateAuthOptions(options: unknown): asserts options is AuthOptions {
   if (!validateShape(options)) {
     const err = validateShape.errors?.[0];
+    if (err?.instancePath === '/public' && err.keyword === 'type') throw invalidAuthOption('auth.public', `must be { actions: string[] } or '${PUBLIC_ALL}'`);
     const where = err ? fieldName(err.instancePath) : 'auth';
     const extra = err?.keyword === 'additionalProperties' ? ` (${String(err.params.additionalProperty)})` : '';
     const allowed = err?.keyword === 'enum' ? ` (${(err.params.allowedValues as unknown[]).join(', ')})` : '';

@@ -9,12 +9,16 @@ export const CONTENT_TYPE_ACTIONS: readonly string[] = ['find', 'findOne', 'crea
 export const UPLOAD_ACTIONS: readonly string[] = ['find', 'findOne', 'upload', 'destroy'];
 
 const UPLOAD_PREFIX = 'plugin::upload.';
+const I18N_PREFIX = 'plugin::i18n.';
+/** The i18n plugin's one Content API action (`GET /api/i18n/locales`). */
+export const I18N_LIST_LOCALES = 'plugin::i18n.locales.listLocales';
 export const UPLOAD_CONTENT_API = 'plugin::upload.content-api';
 
 /**
  * Checks configured actions against the model, so a typo (`api::articles.article.find`,
  * `api::article.article.list`) fails at startup instead of silently denying. `api::` actions must name a known
- * content type and one of its actions; `plugin::upload.` actions must be upload actions; other plugins' actions
+ * content type and one of its actions; `plugin::upload.` actions must be upload actions, `plugin::i18n.` actions
+ * `plugin::i18n.locales.listLocales`; other plugins' actions
  * (e.g. `plugin::users-permissions.user.me`) pass through untouched.
  */
 export function checkActions(actions: readonly string[], field: string, registry: Registry): void {
@@ -28,6 +32,8 @@ export function checkActions(actions: readonly string[], field: string, registry
       if (!CONTENT_TYPE_ACTIONS.includes(name)) {
         throw invalidAuthOption(at, `"${name}" is not one of ${CONTENT_TYPE_ACTIONS.join(', ')}`);
       }
+    } else if (action.startsWith(I18N_PREFIX)) {
+      if (action !== I18N_LIST_LOCALES) throw invalidAuthOption(at, `must be ${I18N_LIST_LOCALES}`);
     } else if (action.startsWith(UPLOAD_PREFIX)) {
       if (uid !== UPLOAD_CONTENT_API || !UPLOAD_ACTIONS.includes(name)) {
         throw invalidAuthOption(at, `must be ${UPLOAD_CONTENT_API}.<${UPLOAD_ACTIONS.join('|')}>`);

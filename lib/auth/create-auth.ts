@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import { UnauthorizedError } from '../errors';
+import { emitWarning, UnauthorizedError } from '../errors';
 import type { Registry } from '../schema';
 import type { AuthOptions, ResolvedCaller } from './auth-options';
-import { validateAuthOptions } from './auth-options';
+import { PUBLIC_ALL, validateAuthOptions } from './auth-options';
 import { checkActions } from './check-actions';
 import type { AbilityOptions } from './create-ability';
 import { abilityFromActions, createAbility, isReadAction } from './create-ability';
@@ -10,25 +10,22 @@ import type { StoredToken } from './create-token-store';
 import { createTokenStore } from './create-token-store';
 import { extractBearerToken } from './extract-bearer-token';
 import type { Ability, Authenticator } from './types';
-import { OPEN_ABILITY } from './types';
 
 /** What `createAuth` may take besides the options: a clock for expiry (tests inject one). */
 export interface AuthDependencies {
   now?: () => number;
 }
 
-const OPEN_AUTHENTICATOR: Authenticator = Object.freeze({
-  enabled: false,
-  authenticate: async () => OPEN_ABILITY,
-  authenticateSync: () => OPEN_ABILITY,
-});
-
 /**
  * Builds the authenticator of `options.auth`, validated once at startup (CR_INVALID_OPTIONS naming the field).
- * Without options every request is open. With options, content types are private by default:
+ * Content types are private by default (the spec, section 5): without options (or with `{}`) nothing is allowed,
+ * and a request may do only what it is granted:
  * - `Authorization: Bearer <token>` of a configured API token: that token's abilities (401 once expired);
  * - any other bearer token: `resolve(req)` may recognise it (the app's own JWT), else 401;
  * - no token or a malformed header: `resolve(req)` when given and it answers, else the Public role.
+ *
+ * `public: 'all'` grants the Public role every action (local development), and emits the `CR_AUTH_OPEN` warning
+ * once per call, i.e. once per router.
  *
  * @example
  * ```ts
@@ -38,15 +35,13 @@ const OPEN_AUTHENTICATOR: Authenticator = Object.freeze({
  * ```
  */
 export function createAuth(options: AuthOptions | undefined, registry: Registry, deps: AuthDependencies = {}): Authenticator {
-  if (options === undefined) return OPEN_AUTHENTICATOR;
+  if (options === undefined) options = {};
   validateAuthOptions(options);
   const tokens = options.apiTokens ?? [];
   tokens.forEach((t, i) => checkActions(t.permissions ?? [], `auth.apiTokens[${i}].permissions`, registry));
-  checkActions(options.public?.actions ?? [], 'auth.public.actions', registry);
-
   const abilityOptions: AbilityOptions = { draftsRequirePermission: options.draftsRequirePermission === true };
+  const publicAbility = createPublicAbility(options.public, registry, abilityOptions);
   const store = createTokenStore(tokens, options.salt);
-  const publicAbility = abilityFromActions(options.public?.actions ?? [], 'public', abilityOptions);
   const now = deps.now ?? Date.now;
   const resolve = options.resolve;
 
@@ -72,7 +67,6 @@ export function createAuth(options: AuthOptions | undefined, registry: Registry,
   };
 
   return Object.freeze({
-    enabled: true,
     authenticateSync: known,
     async authenticate(req: IncomingMessage): Promise<Ability> {
       const ability = known(req) ?? (await resolved(req));
@@ -82,6 +76,20 @@ export function createAuth(options: AuthOptions | undefined, registry: Registry,
       throw new UnauthorizedError();
     },
   });
+}
+
+/** The Public role: nothing by default, the listed actions, or everything with `'all'` (warned about). */
+function createPublicAbility(role: AuthOptions['public'], registry: Registry, options: AbilityOptions): Ability {
+  if (role !== PUBLIC_ALL) {
+    checkActions(role?.actions ?? [], 'auth.public.actions', registry);
+    return abilityFromActions(role?.actions ?? [], 'public', options);
+  }
+  emitWarning(
+    'CR_AUTH_OPEN',
+    `auth.public: '${PUBLIC_ALL}' lets every caller without a token do everything, deletes and uploads included. ` +
+      'Use it for local development only; list the Public role\'s actions in production (see docs/security.md).',
+  );
+  return createAbility(() => true, 'public', options);
 }
 
 function abilityOfToken(token: StoredToken, options: AbilityOptions): Ability {

@@ -25,7 +25,7 @@ export interface Ability {
   readonly scope?: object;
 }
 
-/** An ability that allows everything (used when no `auth` option is given: every route is open). */
+/** An ability that allows everything: the document service's own (requests always get the ability `createAuth` gives). */
 export const OPEN_ABILITY: Ability = Object.freeze({
   can: () => true,
   canFind: () => true,
@@ -33,10 +33,16 @@ export const OPEN_ABILITY: Ability = Object.freeze({
   subject: 'open',
 });
 
+/** An ability that allows nothing: what a request gets when no authentication ran (fail closed). */
+export const NO_ABILITY: Ability = Object.freeze({
+  can: () => false,
+  canFind: () => false,
+  canReadDrafts: () => false,
+  subject: 'none',
+});
+
 /** Turns a request into the caller's ability (built once by `createAuth`, used by the auth middleware). */
 export interface Authenticator {
-  /** false when no `auth` option was given: every request gets `OPEN_ABILITY`. */
-  readonly enabled: boolean;
   /**
    * The caller's ability. Rejects with `UnauthorizedError` ("Missing or invalid credentials") when a bearer token
    * is unknown or expired (and `resolve` did not recognise the request either).

@@ -1,3 +1,15 @@
 export { createDocumentService, type Documents, type DocumentServiceOptions, type DocumentWriteOptions } from './document-service';
 export type { LifecycleHooks, LifecycleEvent, LifecycleName } from './lifecycle-hooks';
 export type { FindManyResult, PaginationMeta } from './read-documents';
+export {
+  documentServices,
+  strapiDocuments,
+  type DocumentService,
+  type ContentDocument,
+  type DocumentCreateParams,
+  type DocumentUpdateParams,
+  type DocumentFindOneParams,
+  type DocumentTargetParams,
+  type DocumentVersions,
+} from './strapi-documents';
+export type { DocumentQueryParams } from './document-params';

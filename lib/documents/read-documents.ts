@@ -1,10 +1,11 @@
 import type { AggregateOptions, Engine, Filter, Pipeline } from '../engine';
 import { formatDocument, type Selection } from '../format';
-import { compileFind, compileFindOne, compileFindOnePage } from '../pipeline';
+import { compileFind, compileFindOne, compileFindOnePage, readPage } from '../pipeline';
 import { deepFreeze } from '../query';
 import type { Pagination, Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
-import { logPipeline } from './log';
+import { withinDocumentLimit } from './document-too-large';
+import { loggedRead } from './log';
 import { populateMeter, readLimitError } from './populate-budget';
 
 type Row = Record<string, unknown>;
@@ -12,10 +13,10 @@ type Row = Record<string, unknown>;
 /**
  * The options of a read's aggregate: read-only (the rows are only formatted, and formatDocument copies every
  * stored value it keeps) and the populate budget (documents/populate-budget), counted by the engine while joining
- * and on every result row. `pageOf`: the page rows of one result row.
+ * and on every result row (a list's total document holds no populated row).
  */
-function readOptions(query: Query, pageOf?: (row: Row) => readonly Row[]): AggregateOptions {
-  const onRow = populateMeter(query, pageOf);
+function readOptions(query: Query): AggregateOptions {
+  const onRow = populateMeter(query);
   const max = query.maxJoinedRows;
   return { readOnly: true, ...(max === undefined ? {} : { maxJoinedRows: max }), ...(onRow ? { onRow } : {}) };
 }
@@ -28,12 +29,6 @@ async function aggregate(engine: Engine, collection: string, pipeline: Pipeline,
     throw readLimitError(error);
   }
 }
-
-/**
- * The document rows of one result row of the list pipeline: the row itself when it is a document (it has a
- * `documentId`), else the page of compileFind's `$facet` (`data`), else none (a count row).
- */
-const facetPage = (row: Row): readonly Row[] => ('documentId' in row ? [row] : Array.isArray(row.data) ? (row.data as Row[]) : []);
 
 export type PaginationMeta =
   | { page: number; pageSize: number; pageCount?: number; total?: number }
@@ -109,16 +104,16 @@ function compiledFor(cache: WeakMap<Query, Compiled>, registry: Registry, ct: Co
   return pipeline;
 }
 
-/** Runs a list query as ONE aggregation; `data` is the formatted page. */
+/** Runs a list query as ONE aggregation (page rows, one document each, and the total); `data` is the formatted page. */
 export async function findMany(registry: Registry, engine: Engine, ct: ContentType, query: Query, match?: Filter): Promise<FindManyResult> {
   const pipeline = match
     ? compileFind(registry, ct, query, { match })
     : compiledFor(listPipelines, registry, ct, query, () => compileFind(registry, ct, query));
-  const started = Date.now();
-  const [result] = (await aggregate(engine, ct.collectionName, pipeline, readOptions(query, facetPage))) as [{ data?: Row[]; total?: { count: number }[] }?];
-  logPipeline(ct.collectionName, pipeline, started);
-  const rows = result?.data ?? [];
-  const total = result?.total?.[0]?.count ?? (query.pagination.withCount ? 0 : undefined);
+  // List reads may sort more than MongoDB's 100 MB in-memory limit for a blocking stage: they may spill to disk
+  // (https://www.mongodb.com/docs/manual/reference/command/aggregate/, `allowDiskUse`; the default from 6.0 on).
+  const options = { ...readOptions(query), allowDiskUse: true };
+  const docs = await loggedRead(ct.collectionName, pipeline, () => withinDocumentLimit(() => aggregate(engine, ct.collectionName, pipeline, options)));
+  const { rows, total } = readPage(docs, query.pagination.withCount);
   return pageResult({ registry, uid: ct.uid, rows, selection: query }, paginationMeta(query.pagination, total));
 }
 
@@ -126,9 +121,7 @@ export async function findMany(registry: Registry, engine: Engine, ct: ContentTy
 export async function findOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<Row | null> {
   const page = compiledFor(findOnePages, registry, ct, query, () => compileFindOnePage(registry, ct, query));
   const pipeline = compileFindOne(registry, ct, query, match, page);
-  const started = Date.now();
-  const rows = await aggregate(engine, ct.collectionName, pipeline, readOptions(query));
-  logPipeline(ct.collectionName, pipeline, started);
+  const rows = await loggedRead(ct.collectionName, pipeline, () => withinDocumentLimit(() => aggregate(engine, ct.collectionName, pipeline, readOptions(query))));
   const row = rows[0];
   return row ? formatDocument(registry, ct.uid, row, query) : null;
 }

@@ -46,6 +46,12 @@ export interface AggregateOptions {
    * throw to stop the read: the engine then stops reading (closing the cursor) and rejects with that error.
    */
   readonly onRow?: (row: Row) => void;
+  /**
+   * Blocking stages may spill to disk past MongoDB's 100 MB memory limit (the `aggregate` command's
+   * `allowDiskUse`, https://www.mongodb.com/docs/manual/reference/command/aggregate/). List reads set it; the
+   * memory engine has no such limit and ignores it.
+   */
+  readonly allowDiskUse?: boolean;
 }
 
 /** Counts engine calls, so tests can assert "one aggregate per GET". */
@@ -107,5 +113,17 @@ export class ReadLimitError extends Error {
   override name = 'ReadLimitError';
   constructor(readonly limit: 'joinedRows' | 'time' | 'size', readonly max: number, readonly path: readonly string[] = [], readonly param: 'populate' | 'sort' = 'populate') {
     super(limit === 'time' ? `the read exceeded its time limit of ${max} ms` : limit === 'size' ? `the read's result exceeds ${max} bytes` : `${param} ${path.join('.')} joins more than ${max} rows`);
+  }
+}
+
+/**
+ * Raised by engines when a result document is over the maximum BSON document size: MongoDB's
+ * BSONObjectTooLarge (code 10334, https://www.mongodb.com/docs/manual/reference/limits/), or the memory engine's
+ * `maxDocumentBytes`. `bytes` is the size when the engine knows it.
+ */
+export class DocumentTooLargeError extends Error {
+  override name = 'DocumentTooLargeError';
+  constructor(readonly collection: string, readonly bytes: number | undefined, readonly limit: number) {
+    super(`a result document of ${collection} is over the ${limit}-byte document limit${bytes === undefined ? '' : ` (${bytes} bytes)`}`);
   }
 }

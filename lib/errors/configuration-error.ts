@@ -14,6 +14,7 @@ export type ConfigurationErrorCode =
   | 'CR_DUPLICATE_API_ID'
   | 'CR_RESERVED_ATTRIBUTE'
   | 'CR_INVALID_LOCALES'
+  | 'CR_INVALID_ROUTES'
   | 'CR_NO_TRANSACTIONS';
 
 export class ConfigurationError extends Error {

@@ -8,8 +8,8 @@ import { setAbility } from './request-context';
  * Express middleware that authenticates the request once and attaches the caller's ability to it
  * (`getAbility(req)` reads it). An unknown or expired API token reaches `next(err)` as a 401 UnauthorizedError;
  * permission checks (403) are the routes' business. With `readiness` (engine start-up), requests first pass its
- * gate: they wait for the first start-up attempt, and get a 503 ServiceUnavailableError with `Retry-After` at
- * once when the engine did not start; once it has started they no longer pay the check.
+ * gate: they wait for the first start-up attempt (at most `readyWaitMS`), and get a 503 ServiceUnavailableError
+ * with `Retry-After` and the reason when it takes longer, and at once when the engine did not start; once it has started they no longer pay the check.
  *
  * @example
  * ```ts

@@ -3,18 +3,21 @@ import { draftReadContext } from '../auth';
 import type { Ability } from '../auth/types';
 import type { Documents } from '../documents';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
-import { createQueryCache, parseQuery, type RestLimits } from '../query';
+import { createQueryCache, parseQuery, parseRawQuery, type RestLimits } from '../query';
 import type { Query, QueryContext } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { readDataPayload } from '../schema/validate-body';
 import { methodNotAllowed } from './error-handler';
 import { getAbility, rawQueryString } from './request-context';
+import { mergeRouteParams, parseActionOf, type RouteAction, type RouteParams } from './route-defaults';
 import { sendData, sendList } from './send';
 
 export interface ContentRoutesDeps {
   registry: Registry;
   documents: (uid: string, ability: Ability) => Documents;
   rest: RestLimits;
+  /** The `routes` option's parameters of a route (route-defaults.ts). */
+  routeDefaults?: (uid: string, action: RouteAction) => RouteParams | undefined;
 }
 
 
@@ -51,12 +54,16 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
   // The same query string of the same caller parses to the same (frozen) Query: parsed once (query-cache).
   const parsed = createQueryCache();
   const draftContexts = new WeakMap<object, QueryContext | null>();
-  const query = (req: Request, action: 'find' | 'findOne' | 'write'): Query => {
+  const query = (req: Request, route: RouteAction): Query => {
     const ability = getAbility(req);
     const owner = ability.scope ?? ability;
     const rawQuery = rawQueryString(req);
+    const action = parseActionOf(ct, route);
+    // The route's parameters are fixed per route: the raw query string and the route still key the cache.
+    const defaults = deps.routeDefaults?.(ct.uid, route);
+    const params = () => (defaults ? mergeRouteParams(defaults, parseRawQuery(rawQuery)) : undefined);
     const parse = (context: QueryContext, drafts: boolean): Query =>
-      parsed(owner, `${drafts ? 'drafts:' : ''}${action}?${rawQuery}`, () => parseQuery({ registry, contentType: ct, rawQuery, context, rest: deps.rest, action }));
+      parsed(owner, `${drafts ? 'drafts:' : ''}${route}?${rawQuery}`, () => parseQuery({ registry, contentType: ct, rawQuery, params: params(), context, rest: deps.rest, action }));
     const q = parse(ability, false);
     if (q.status !== 'draft') return q;
     // Draft reads need canReadDrafts (auth.draftsRequirePermission); populated drafts of other types too (docs/security.md).
@@ -65,8 +72,8 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
     if (drafts === undefined) draftContexts.set(owner, (drafts = draftReadContext(registry, ability)));
     return drafts ? parse(drafts, true) : q;
   };
-  const writeOptions = (req: Request) => {
-    const q = query(req, 'write');
+  const writeOptions = (req: Request, route: 'create' | 'update' | 'delete') => {
+    const q = query(req, route);
     const locale = q.locale;
     if (ct.localized && locale !== undefined && !registry.i18n.locales.includes(locale)) {
       throw new ValidationError(`Invalid locale "${locale}": the configured locales are ${registry.i18n.locales.join(', ')}`, {
@@ -95,24 +102,24 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
     create: handle(async (req, res) => {
       const docs = guard(req, 'create');
       const data = readDataPayload(req.body);
-      const doc = await docs.create(data, writeOptions(req));
+      const doc = await docs.create(data, writeOptions(req, 'create'));
       sendData(req, res, registry, ct, 201, doc, {});
     }),
     update: handle(async (req, res) => {
       const docs = guard(req, 'update');
       const data = readDataPayload(req.body);
-      const doc = await docs.update(String(req.params.documentId), data, writeOptions(req));
+      const doc = await docs.update(String(req.params.documentId), data, writeOptions(req, 'update'));
       if (!doc) throw new NotFoundError();
       sendData(req, res, registry, ct, 200, doc, {});
     }),
     delete: handle(async (req, res) => {
       const docs = guard(req, 'delete');
-      await docs.delete(String(req.params.documentId), { locale: writeOptions(req).locale });
+      await docs.delete(String(req.params.documentId), { locale: writeOptions(req, 'delete').locale });
       res.status(204).end();
     }),
     findSingle: handle(async (req, res) => {
       const docs = guard(req, 'find');
-      const q = query(req, 'findOne');
+      const q = query(req, 'find');
       const doc = q.locale === '*' ? null : await docs.findFirst(q);
       if (!doc) throw new NotFoundError();
       sendData(req, res, registry, ct, 200, doc, {});
@@ -121,12 +128,12 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
       const docs = guard(req, 'update');
       const data = readDataPayload(req.body);
       // Find-or-create in the document service: the database keeps it to one document per single type.
-      const doc = await docs.upsertSingle(data, writeOptions(req));
+      const doc = await docs.upsertSingle(data, writeOptions(req, 'update'));
       sendData(req, res, registry, ct, 200, doc, {});
     }),
     deleteSingle: handle(async (req, res) => {
       const docs = guard(req, 'delete');
-      await docs.deleteSingle({ locale: writeOptions(req).locale });
+      await docs.deleteSingle({ locale: writeOptions(req, 'delete').locale });
       res.status(204).end();
     }),
   };

@@ -8,9 +8,12 @@ import { authMiddleware } from './auth-middleware';
 import { bodyParsers } from './body-parsers';
 import type { EngineReadiness } from './engine-readiness';
 import { contentRoutes } from './content-routes';
-import { errorHandler, notFound } from './error-handler';
+import { createErrorHandler, notFound } from './error-handler';
+import { createErrorReporter, type OnError } from './report-error';
 import { uploadRoutes, type UploadOptions } from './upload-routes';
 import type { RestLimits } from '../query';
+import { localesRoute } from './locales-route';
+import { createRouteDefaults, type RoutesOptions } from './route-defaults';
 
 export interface HttpRouterDeps {
   registry: Registry;
@@ -18,26 +21,32 @@ export interface HttpRouterDeps {
   auth: Authenticator;
   documents: (uid: string, ability: Ability) => Documents;
   rest: RestLimits;
+  /** Per-route query parameters (the `routes` option), validated here at start-up. */
+  routes?: RoutesOptions;
   /** The engine start-up gate requests pass first. */
   readiness: EngineReadiness;
   upload: UploadOptions | false;
   bodyLimit: string | number;
   documentId?: () => string;
+  /** Where unexpected errors go; default console.error (see report-error.ts). */
+  onError?: OnError;
 }
 
 /**
  * The Express router: readiness gate and authentication (one middleware) -> `/upload` routes -> body parsers
- * -> content routes -> 404 -> the error envelope.
+ * -> `/i18n/locales` -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
  */
 export function createHttpRouter(deps: HttpRouterDeps): Router {
+  const routeDefaults = createRouteDefaults(deps.routes, deps.registry, deps.rest);
   const router = Router();
   router.use(authMiddleware(deps.auth, deps.readiness));
   if (deps.upload !== false) {
     router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, documentId: deps.documentId, ...deps.upload }));
   }
   router.use(bodyParsers(deps.bodyLimit));
-  contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents }, router);
+  localesRoute(deps.registry, router);
+  contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults }, router);
   router.use(notFound);
-  router.use(errorHandler);
+  router.use(createErrorHandler(createErrorReporter(deps.onError)));
   return router;
 }

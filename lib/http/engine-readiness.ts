@@ -1,11 +1,22 @@
-import { ServiceUnavailableError } from '../errors';
+import { redactCredentials, ServiceUnavailableError } from '../errors';
 
 /** Seconds a client is told to wait (`Retry-After`) and between two start-up attempts after a failure. */
 export const DEFAULT_RETRY_AFTER_MS = 5_000;
+/** How long a request waits for the first start-up attempt before it answers 503 (`readyWaitMS`). */
+export const DEFAULT_READY_WAIT_MS = 5_000;
+/** The reason a 503 gives while the first start-up attempt runs. */
+export const STILL_STARTING = 'the storage engine is still starting';
+/**
+ * The reason a 503 gives after a failed start-up. The cause itself (which may name the database host or the
+ * data file) goes to the log only: the 503 is answered to anonymous callers on the public internet.
+ */
+export const DID_NOT_START = 'the storage engine did not start (the cause is in the server log)';
 
 export interface ReadinessOptions {
   /** Minimum time between two start-up attempts after a failure; default 5000 ms. */
   retryAfterMS?: number;
+  /** How long a request waits for the first attempt before it answers 503; default 5000 ms. */
+  waitMS?: number;
   /** Where a failure (once per outage) and the recovery are reported; default `console.error`. */
   log?: (message: string) => void;
   /** The clock (tests inject one). */
@@ -20,9 +31,9 @@ export interface EngineReadiness {
   readonly retryAfterSeconds: number;
   /**
    * Null once the engine has started (requests go through at once); while the first attempt runs, a promise
-   * that settles with it; after a failure, a promise rejected at once with a 503 ServiceUnavailableError (also
-   * while a later attempt runs), and a new attempt is started in the background when the last one ended at
-   * least `retryAfterMS` ago.
+   * that settles with it, or rejects with a 503 "still starting" after `waitMS`; after a failure, a promise
+   * rejected at once with a 503 ServiceUnavailableError (also while a later attempt runs),
+   * and a new attempt is started in the background when the last one ended at least `retryAfterMS` ago.
    */
   gate(): Promise<void> | null;
 }
@@ -30,7 +41,8 @@ export interface EngineReadiness {
 /**
  * Runs `start` (the engine's `init`) now and again after a failure, when a request comes at least
  * `retryAfterMS` after the last attempt: a database that comes up after the app (a container started first,
- * a failover) is picked up without a restart, and no request ever waits on a connection that is down.
+ * a failover) is picked up without a restart, and no request ever waits on a connection that is down, nor more
+ * than `waitMS` on the first attempt.
  *
  * @example
  * const readiness = createEngineReadiness(() => engine.init(indexesFor(registry)));
@@ -38,6 +50,7 @@ export interface EngineReadiness {
  */
 export function createEngineReadiness(start: () => Promise<void>, options: ReadinessOptions = {}): EngineReadiness {
   const retryAfterMS = options.retryAfterMS ?? DEFAULT_RETRY_AFTER_MS;
+  const waitMS = options.waitMS ?? DEFAULT_READY_WAIT_MS;
   const log = options.log ?? ((message: string) => console.error(message));
   const now = options.now ?? Date.now;
   // starting: the first attempt runs (requests wait for it); retrying: a later one runs (requests do not wait).
@@ -62,14 +75,14 @@ export function createEngineReadiness(start: () => Promise<void>, options: Readi
     return run;
   };
   const first = attempt();
-  const unavailable = (): Promise<void> => Promise.reject(new ServiceUnavailableError());
+  const unavailable = (): Promise<void> => Promise.reject(didNotStart());
 
   return {
     ready: first,
     retryAfterSeconds: Math.ceil(retryAfterMS / 1000),
     gate() {
       if (state === 'up') return null;
-      if (state === 'starting') return first.catch(unavailable);
+      if (state === 'starting') return waitFor(first, waitMS).catch((error: unknown) => (error === TIMED_OUT ? Promise.reject(stillStarting()) : unavailable()));
       if (state === 'down' && now() - lastEnded >= retryAfterMS) {
         state = 'retrying';
         attempt().catch(() => undefined);
@@ -79,6 +92,34 @@ export function createEngineReadiness(start: () => Promise<void>, options: Readi
   };
 }
 
+const TIMED_OUT = Symbol('timed out');
+
+/** `promise`, or a rejection with TIMED_OUT after `ms`; the timer is cleared as soon as `promise` settles. */
+function waitFor(promise: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(TIMED_OUT), ms);
+    promise.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+function stillStarting(): ServiceUnavailableError {
+  return new ServiceUnavailableError(`Service Unavailable: ${STILL_STARTING}`, { reason: STILL_STARTING });
+}
+
+function didNotStart(): ServiceUnavailableError {
+  return new ServiceUnavailableError('Service Unavailable: the storage engine did not start', { reason: DID_NOT_START });
+}
+
+/** The error's message, credentials redacted (logged). */
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return redactCredentials(error instanceof Error ? error.message : String(error));
 }

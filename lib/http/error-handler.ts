@@ -1,8 +1,9 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import createDebug from 'debug';
 import { readLimitError } from '../documents/populate-budget';
-import { ApplicationError, NotFoundError } from '../errors';
+import { ApplicationError, NotFoundError, ServiceUnavailableError } from '../errors';
 import { formatError } from '../format';
+import { pathOf, type ReportError } from './report-error';
 
 const debug = createDebug('content-router:error');
 
@@ -26,16 +27,27 @@ export function fromHttpClientError(err: unknown, fromParser = false): Applicati
 }
 
 /**
- * Renders every error as Strapi's envelope; unexpected ones are logged (debug) and answered as a bare 500. A read
- * stopped by its limits (the engine's ReadLimitError, e.g. a write's find over `maxTimeMS`) is a 400.
+ * Renders every error as Strapi's envelope. An unexpected one (answered 500, or any 5xx but the 503 of an
+ * engine that did not start, which start-up logs once) is answered first, with no internals, then handed to
+ * `report` (the host's `onError`, or console.error). It is not passed on with `next(err)`: Express's final
+ * handler would answer it with the stack (outside production) as HTML. Every error is written to
+ * `DEBUG=content-router:error`: client errors by status and name only (their message and details may echo the body).
+ * A read stopped by its limits (the engine's ReadLimitError, e.g. a write's find over `maxTimeMS`) is a 400.
+ *
+ * @example
+ * router.use(createErrorHandler(createErrorReporter(options.onError)));
  */
-export const errorHandler: ErrorRequestHandler = (err, _req, res, next) => {
-  if (res.headersSent) return next(err);
-  const { status, body } = formatError(fromHttpClientError(err) ?? readLimitError(err));
-  if (status >= 500) debug('unexpected error: %O', err);
-  if (body.error.details === undefined) delete body.error.details;
-  res.status(status).json(body);
-};
+export function createErrorHandler(report: ReportError): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err); // Express's final handler logs it and closes the connection
+    const { status, body } = formatError(fromHttpClientError(err) ?? readLimitError(err));
+    if (status >= 500) debug('%d %s %s: %O', status, req.method, pathOf(req), err);
+    else debug('%d %s %s: %s', status, req.method, pathOf(req), body.error.name); // its message and details may echo the body
+    if (body.error.details === undefined) delete body.error.details;
+    res.status(status).json(body);
+    if (status >= 500 && !(err instanceof ServiceUnavailableError)) report(err, req, status);
+  };
+}
 
 /** 404 for any path no route matched. */
 export const notFound: RequestHandler = (_req, _res, next) => next(new NotFoundError());

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Ability } from '../auth/types';
-import { OPEN_ABILITY } from '../auth/types';
+import { NO_ABILITY } from '../auth/types';
 
 const ABILITY = Symbol('content-router.ability');
 
@@ -11,14 +11,26 @@ export function setAbility(req: Request, ability: Ability): void {
   (req as WithAbility)[ABILITY] = ability;
 }
 
-/** The caller's ability; everything is allowed when no auth middleware ran. */
+/**
+ * The caller's ability. Nothing is allowed when no auth middleware ran: a route mounted without it fails
+ * closed (403), never open.
+ */
 export function getAbility(req: Request): Ability {
-  return (req as WithAbility)[ABILITY] ?? OPEN_ABILITY;
+  return (req as WithAbility)[ABILITY] ?? NO_ABILITY;
 }
 
-/** The raw query string of the request (Express's own `req.query` depends on the host app's parser). */
+/** The caller's ability when authentication has run for this request (it had not when an error came first). */
+export function knownAbility(req: Request): Ability | undefined {
+  return (req as WithAbility)[ABILITY];
+}
+
+/**
+ * The raw query string of the request (Express's own `req.query` depends on the host app's parser), read from
+ * `req.url` as Express middleware expects: a host middleware in front of the router that rewrites `req.url`
+ * (adding a default `populate`, say) is honoured, as Express's own `req.query` would honour it.
+ */
 export function rawQueryString(req: Request): string {
-  const url = req.originalUrl ?? req.url;
+  const url = req.url;
   const i = url.indexOf('?');
   return i < 0 ? '' : url.slice(i + 1);
 }

@@ -138,6 +138,8 @@ function parsePagination(raw: unknown): Pick<FindOptions, 'skip' | 'limit'> {
     if (v === undefined) return undefined;
     const n = Number(v);
     if (typeof v === 'object' || v === '' || !Number.isInteger(n) || n < min) throw new PaginationError(`Invalid '${name}' parameter. Expected an integer >= ${min}`);
+    // MongoDB takes a 64-bit integer skip / limit, and a JavaScript number is exact up to MAX_SAFE_INTEGER.
+    if (n > Number.MAX_SAFE_INTEGER) throw new PaginationError(`Invalid '${name}' parameter. Expected an integer <= ${Number.MAX_SAFE_INTEGER}`);
     return n;
   };
   const page = num(raw.page, 'page', 1);
@@ -149,7 +151,9 @@ function parsePagination(raw: unknown): Pick<FindOptions, 'skip' | 'limit'> {
   }
   if (page !== undefined || pageSize !== undefined) {
     const size = pageSize ?? 25;
-    return { skip: ((page ?? 1) - 1) * size, limit: size };
+    const skip = ((page ?? 1) - 1) * size;
+    if (skip > Number.MAX_SAFE_INTEGER) throw new PaginationError(`Invalid pagination parameters. (page - 1) * pageSize must be <= ${Number.MAX_SAFE_INTEGER}`);
+    return { skip, limit: size };
   }
   const out: Pick<FindOptions, 'skip' | 'limit'> = {};
   if (start !== undefined && start > 0) out.skip = start;

@@ -12,8 +12,8 @@ const schema = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        defaultLimit: { type: 'integer', minimum: 1 },
-        maxLimit: { type: 'integer', minimum: 1 },
+        defaultLimit: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        maxLimit: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
         maxDepth: { type: 'integer', minimum: 1 },
         maxJoinedRows: { type: 'integer', minimum: 1 },
       },
@@ -23,6 +23,8 @@ const schema = {
     upload: { anyOf: [{ type: 'object' }, { const: false }] },
     bodyLimit: { type: ['string', 'integer'] },
     lifecycles: { type: 'object' },
+    routes: { type: 'object' },
+    readyWaitMS: { type: 'integer', minimum: 0, maximum: 2147483647 },
   },
 } as const;
 
@@ -34,9 +36,12 @@ export function validateRouterOptions(options: unknown): void {
     const detail = (validate.errors ?? []).map((e) => `options${e.instancePath.replace(/\//g, '.')} ${e.message ?? ''}`).join('; ');
     throw new ConfigurationError('CR_INVALID_OPTIONS', detail);
   }
-  const o = options as { engine?: { aggregate?: unknown }; rest?: { defaultLimit?: number; maxLimit?: number } };
+  const o = options as { engine?: { aggregate?: unknown }; rest?: { defaultLimit?: number; maxLimit?: number }; onError?: unknown };
   if (o.engine !== undefined && typeof o.engine.aggregate !== 'function') {
     throw new ConfigurationError('CR_INVALID_OPTIONS', 'options.engine must be an Engine (memoryEngine() or mongoEngine())');
+  }
+  if (o.onError !== undefined && typeof o.onError !== 'function') {
+    throw new ConfigurationError('CR_INVALID_OPTIONS', 'options.onError must be a function (error, context) => void');
   }
   if (o.rest?.defaultLimit && o.rest.maxLimit && o.rest.defaultLimit > o.rest.maxLimit) {
     throw new ConfigurationError('CR_INVALID_OPTIONS', 'options.rest.defaultLimit must not exceed options.rest.maxLimit');

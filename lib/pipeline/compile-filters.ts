@@ -4,10 +4,9 @@ import type { Attributes, ContentType, MediaAttribute, RelationAttribute } from 
 import { UPLOAD_FILE_UID } from '../schema/types';
 import type { CompileContext, SourceLocale, Stage } from './compile-context';
 import { compileScalarFilter } from './compile-scalar-filter';
-import { flattenOnce } from './expressions';
 import { targetScope } from './target-scope';
 
-/** A compiled filter tree: uncorrelated `$lookup`s to run first, the `$match` that uses them, their temp fields. */
+/** A compiled filter tree: the relation-filter `$lookup`s to run first, the `$match` that uses them, their temp fields. */
 export interface CompiledFilter {
   readonly lookups: Stage[];
   readonly match: Filter;
@@ -23,9 +22,13 @@ interface Walk {
 
 /**
  * Compiles a filter tree on the rows of `owner`. Scalar and component filters become plain query conditions
- * (dotted paths, `$elemMatch` for repeatable components); every relation/media filter becomes ONE uncorrelated
- * `$lookup` into `__rf<N>` listing the keys of the matching target rows (nested relation filters nest the same
- * way inside it) and an `$expr` membership test in the `$match`.
+ * (dotted paths, `$elemMatch` for repeatable components); every relation/media filter becomes ONE correlated
+ * `$lookup` in the concise form (localField/foreignField + pipeline, MongoDB 5.0+) into `__rf<N>` that keeps at
+ * most one matching target row (nested relation filters nest the same way inside its pipeline), tested in the
+ * `$match` by `{ __rf<N>: { $size: 0 } }` ("no related row") or its `$nor` ("some related row matches").
+ * The join equality is on the target's `documentId` / `id` / owning field, which the indexes cover, and the
+ * root `$match` has no `$expr`: https://www.mongodb.com/docs/manual/reference/operator/aggregation/lookup/
+ * ("Correlated Subqueries Using Concise Syntax").
  *
  * @example
  * compileFilters(ctx, article, { type: 'scalar', field: 'views', attribute, operator: '$gt', value: 10 }, source)
@@ -33,32 +36,38 @@ interface Walk {
  */
 export function compileFilters(ctx: CompileContext, owner: ContentType, node: FilterNode, source: SourceLocale): CompiledFilter {
   const walk: Walk = { ctx, source, lookups: [], temps: [] };
-  const match = compileNode(walk, owner.attributes, node, '', false);
+  const match = compileNode(walk, owner.attributes, node, '');
   return { lookups: walk.lookups, match, temps: walk.temps };
 }
 
-function compileNode(w: Walk, attrs: Attributes, node: FilterNode, prefix: string, crossed: boolean): Filter {
+function compileNode(w: Walk, attrs: Attributes, node: FilterNode, prefix: string): Filter {
   switch (node.type) {
     case 'and':
     case 'or': {
-      const parts = node.children.map((c) => compileNode(w, attrs, c, prefix, crossed));
+      const parts = node.children.map((c) => compileNode(w, attrs, c, prefix));
       if (node.type === 'and' && parts.length === 1) return parts[0]!;
       return parts.length === 0 ? {} : { [`$${node.type}`]: parts };
     }
     case 'not':
-      return { $nor: [compileNode(w, attrs, node.child, prefix, crossed)] };
+      return negate(compileNode(w, attrs, node.child, prefix));
     case 'scalar':
       return compileScalarFilter(`${prefix}${node.field}`, node.attribute, node.operator, node.value);
     case 'component': {
       const component = w.ctx.registry.component(node.attribute.component);
       if (node.attribute.repeatable && !hasRelation(node.where)) {
-        return { [`${prefix}${node.field}`]: { $elemMatch: compileNode(w, component.attributes, node.where, '', false) } };
+        return { [`${prefix}${node.field}`]: { $elemMatch: compileNode(w, component.attributes, node.where, '') } };
       }
-      return compileNode(w, component.attributes, node.where, `${prefix}${node.field}.`, crossed || node.attribute.repeatable);
+      return compileNode(w, component.attributes, node.where, `${prefix}${node.field}.`);
     }
     case 'relation':
-      return compileRelation(w, node.attribute, node.target, node.where, `$${prefix}${node.field}`, crossed);
+      return compileRelation(w, node.attribute, node.target, node.where, `${prefix}${node.field}`);
   }
+}
+
+/** `{ $nor: [f] }`, or `g` when `f` is itself `{ $nor: [g] }` (not-not: the same rows). */
+function negate(filter: Filter): Filter {
+  const inner = Object.keys(filter).length === 1 ? filter.$nor : undefined;
+  return Array.isArray(inner) && inner.length === 1 ? (inner[0] as Filter) : { $nor: [filter] };
 }
 
 function hasRelation(node: FilterNode): boolean {
@@ -74,7 +83,12 @@ function isEmptinessTest(where: FilterNode): boolean {
   return (where.operator === '$null' && where.value !== false) || (where.operator === '$notNull' && where.value === false);
 }
 
-function compileRelation(w: Walk, attribute: RelationAttribute | MediaAttribute, targetUid: string, where: FilterNode, fieldExpr: string, crossed: boolean): Filter {
+/**
+ * The lookup of one relation filter. `path`: the stored relation value (dotted through components; MongoDB
+ * compares every value along it, arrays expanded, against the foreign field). The mappedBy side joins the root's
+ * `documentId` to the target's owning field (an array when to-many: any element matches).
+ */
+function compileRelation(w: Walk, attribute: RelationAttribute | MediaAttribute, targetUid: string, where: FilterNode, path: string): Filter {
   const target = w.ctx.registry.contentType(targetUid);
   const mappedBy = attribute.kind === 'relation' && !attribute.owner ? attribute.mappedBy : undefined;
   const scope = targetScope(w.ctx, target, w.source, mappedBy !== undefined, false);
@@ -85,21 +99,11 @@ function compileRelation(w: Walk, attribute: RelationAttribute | MediaAttribute,
     const inner = compileFilters(w.ctx, target, where, scope.rows);
     pipeline.push(...inner.lookups, { $match: inner.match });
   }
-  const isMedia = targetUid === UPLOAD_FILE_UID;
-  const key = mappedBy ?? (isMedia ? 'id' : 'documentId');
-  const ownerAttr = mappedBy !== undefined ? target.attributes[mappedBy] : undefined;
-  if (ownerAttr?.kind === 'relation' && ownerAttr.toMany) pipeline.push({ $unwind: `$${key}` });
-  pipeline.push({ $project: { _id: 0, [key]: 1 } });
-  w.lookups.push({ $lookup: { from: target.collectionName, pipeline, as: temp } });
+  pipeline.push({ $limit: 1 }, { $project: { _id: 1 } });
+  const foreignField = mappedBy ?? (targetUid === UPLOAD_FILE_UID ? 'id' : 'documentId');
+  const localField = mappedBy !== undefined ? 'documentId' : path;
+  w.lookups.push({ $lookup: { from: target.collectionName, localField, foreignField, pipeline, as: temp } });
   w.temps.push(temp);
-  const keys = `$${temp}.${key}`;
-  const multi = attribute.kind === 'relation' ? attribute.toMany : attribute.multiple;
-  let test: Record<string, unknown>;
-  if (mappedBy !== undefined) test = { $in: ['$documentId', keys] };
-  else if (!multi && !crossed) test = { $in: [fieldExpr, keys] };
-  else {
-    const values = crossed ? flattenOnce(fieldExpr) : { $ifNull: [fieldExpr, []] };
-    test = { $gt: [{ $size: { $setIntersection: [values, keys] } }, 0] };
-  }
-  return empty ? { $nor: [{ $expr: test }] } : { $expr: test };
+  const none = { [temp]: { $size: 0 } };
+  return empty ? none : { $nor: [none] };
 }

@@ -1,11 +1,13 @@
 import type { Filter, Pipeline } from '../engine/types';
-import type { FilterNode, Query } from '../query/types';
+import { ValidationError } from '../errors';
+import type { FilterNode, Pagination, Query } from '../query/types';
 import type { ContentType, Registry } from '../schema/types';
 import { createContext, rootScope, rootSourceLocale, type CompileContext, type SourceLocale, type Stage } from './compile-context';
 import { compileFilters } from './compile-filters';
 import { compilePopulate } from './compile-populate';
 import { compileProjection } from './compile-projection';
 import { compileSort } from './compile-sort';
+import { countUnion, numberRows, POSITION_FIELD } from './page-result';
 
 interface Root {
   readonly ctx: CompileContext;
@@ -38,48 +40,61 @@ function both(a: Filter, b: Filter): Filter {
   return Object.keys(b).some((k) => k in a) ? { $and: [a, b] } : { ...a, ...b };
 }
 
-/** `$match` (scope + match + filters, relation filter lookups in between) then the sort stages. */
-function matchAndSort(r: Root, ct: ContentType, query: Query, match: Filter): Stage[] {
+/** The match stages (scope + match + filters, relation filter lookups in between): what the total counts. */
+function matchStages(r: Root, ct: ContentType, query: Query, match: Filter): Stage[] {
   const first = both(r.scope, match);
-  const stages: Stage[] = [];
-  if (query.filters) {
-    const filter = compileFilters(r.ctx, ct, query.filters, r.source);
-    if (filter.lookups.length === 0) stages.push({ $match: both(first, filter.match) });
-    else stages.push({ $match: first }, ...filter.lookups, { $match: filter.match }, { $unset: filter.temps });
-  } else {
-    stages.push({ $match: first });
-  }
-  const sort = compileSort(r.ctx, ct, query.sort, r.source);
-  stages.push(...sort.stages, { $sort: sort.sort });
-  if (sort.temps.length > 0) stages.push({ $unset: sort.temps });
-  return stages;
+  if (!query.filters) return [{ $match: first }];
+  const filter = compileFilters(r.ctx, ct, query.filters, r.source);
+  if (filter.lookups.length === 0) return [{ $match: both(first, filter.match) }];
+  return [{ $match: first }, ...filter.lookups, { $match: filter.match }, { $unset: filter.temps }];
 }
 
-function pageStages(r: Root, ct: ContentType, query: Query): Stage[] {
+/** The sort stages (relation sort keys, `$sort`) and what to unset once the rows are in order. */
+function sortParts(r: Root, ct: ContentType, query: Query): { stages: Stage[]; sort: Record<string, 1 | -1>; unset: Stage[] } {
+  const sort = compileSort(r.ctx, ct, query.sort, r.source);
+  return { stages: [...sort.stages, { $sort: sort.sort }], sort: sort.sort, unset: sort.temps.length > 0 ? [{ $unset: sort.temps }] : [] };
+}
+
+function pageStages(r: Root, ct: ContentType, query: Query, keep: readonly string[] = []): Stage[] {
   const stages = compilePopulate(r.ctx, ct, query.populate, r.source);
-  const project = compileProjection(query.fields, query.populate);
+  const project = compileProjection(query.fields, query.populate, keep);
   return project ? [...stages, project] : stages;
 }
 
 /**
- * Compiles a list read into ONE pipeline:
- * `[$match, ...filter lookups, $sort, $facet { data: [$skip, $limit, ...populate, $project], total: [{ $count: 'count' }] }]`.
- * The result is one row `{ data: Row[], total: [{ count }] }`; `total` is ABSENT when
- * `pagination.withCount` is false. Read it as `total[0]?.count ?? 0`: MongoDB gives `[]` when nothing matched,
- * mingo `[{ count: 0 }]`. `options.match` narrows the scope.
+ * The rows a page skips and keeps. `$skip` and `$limit` take a positive 64-bit integer
+ * (https://www.mongodb.com/docs/manual/reference/operator/aggregation/skip/); the query parser refuses anything
+ * past `Number.MAX_SAFE_INTEGER` (lib/query/parse-pagination), and so does this for pages built by host code.
+ */
+function pageWindow(p: Pagination): { skip: number; limit: number } {
+  const skip = p.kind === 'offset' ? p.start : (p.page - 1) * p.pageSize;
+  const limit = p.kind === 'offset' ? p.limit : p.pageSize;
+  if (!Number.isSafeInteger(skip) || skip < 0 || !Number.isSafeInteger(limit) || limit < 1) {
+    throw new ValidationError(`Invalid pagination: the rows skipped (${skip}) and the page size (${limit}) must be integers from 0 (1 for the size) to ${Number.MAX_SAFE_INTEGER}`);
+  }
+  return { skip, limit };
+}
+
+/**
+ * Compiles a list read into ONE pipeline whose result documents are the page rows, each its own document, plus
+ * one `{ __total }` document when `pagination.withCount` (see {@link readPage} to split them):
+ * `[$match, ...filter lookups, ...sort keys, $sort, $skip, $limit, $setWindowFields (__pos), $unset keys,
+ * ...populate, $project, $unionWith { same collection: [$match, ...filter lookups, $count: '__total'] }]`.
+ * No document holds the whole page: MongoDB caps every document at 16 MB
+ * (https://www.mongodb.com/docs/manual/reference/limits/), the single output document of a `$facet` included
+ * (https://www.mongodb.com/docs/manual/reference/operator/aggregation/facet/). `options.match` narrows the scope.
  *
  * @example
- * const [page] = await engine.aggregate('articles', compileFind(registry, article, query));
- * const total = page.total?.[0]?.count ?? 0;
+ * const { rows, total } = readPage(await engine.aggregate('articles', compileFind(registry, article, query)), true);
  */
 export function compileFind(registry: Registry, contentType: ContentType, query: Query, options: { match?: Filter } = {}): Pipeline {
   const r = root(registry, contentType, query);
-  const p = query.pagination;
-  const skip = p.kind === 'offset' ? p.start : (p.page - 1) * p.pageSize;
-  const limit = p.kind === 'offset' ? p.limit : p.pageSize;
-  const facet: Record<string, Stage[]> = { data: [{ $skip: skip }, { $limit: limit }, ...pageStages(r, contentType, query)] };
-  if (p.withCount) facet.total = [{ $count: 'count' }];
-  return [...matchAndSort(r, contentType, query, options.match ?? {}), { $facet: facet }];
+  const { skip, limit } = pageWindow(query.pagination);
+  const match = matchStages(r, contentType, query, options.match ?? {});
+  const sort = sortParts(r, contentType, query);
+  const page = [...(skip > 0 ? [{ $skip: skip }] : []), { $limit: limit }, numberRows(sort.sort), ...sort.unset];
+  const pipeline = [...match, ...sort.stages, ...page, ...pageStages(r, contentType, query, [POSITION_FIELD])];
+  return query.pagination.withCount ? [...pipeline, countUnion(contentType.collectionName, match)] : pipeline;
 }
 
 /**
@@ -92,7 +107,8 @@ export function compileFind(registry: Registry, contentType: ContentType, query:
  */
 export function compileFindOne(registry: Registry, contentType: ContentType, query: Query, match: Filter, page?: Pipeline): Pipeline {
   const r = root(registry, contentType, query);
-  return [...matchAndSort(r, contentType, query, match), { $limit: 1 }, ...(page ?? pageStages(r, contentType, query))];
+  const sort = sortParts(r, contentType, query);
+  return [...matchStages(r, contentType, query, match), ...sort.stages, ...sort.unset, { $limit: 1 }, ...(page ?? pageStages(r, contentType, query))];
 }
 
 /**

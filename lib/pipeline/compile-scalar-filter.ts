@@ -1,6 +1,7 @@
 import type { Filter } from '../engine/types';
 import type { FilterOperator } from '../query/types';
 import type { ScalarAttribute } from '../schema/types';
+import { bigIntegerRange } from './big-integer-order';
 import { textPattern, type TextAnchor } from './text-pattern';
 
 type Condition = Record<string, unknown>;
@@ -47,16 +48,31 @@ function valueCondition(operator: FilterOperator, value: unknown): Condition {
   }
 }
 
+/** Range operators on a biginteger (canonical decimal strings): numeric order, not string order. */
+function bigIntegerFilter(path: string, operator: FilterOperator, value: unknown): Filter | null {
+  if (operator === '$lt' || operator === '$lte' || operator === '$gt' || operator === '$gte') {
+    return typeof value === 'string' ? bigIntegerRange(path, operator, value) : null;
+  }
+  if (operator !== '$between') return null;
+  const [low, high] = asArray(value);
+  if (typeof low !== 'string' || typeof high !== 'string') return null;
+  return { $and: [bigIntegerRange(path, '$gte', low), bigIntegerRange(path, '$lte', high)] };
+}
+
 /**
  * Compiles one scalar filter (`filters[title][$containsi]=x`) on the field at `path` (dotted inside components).
  * Text operators become escaped, anchored, case-insensitive `$regex`es; `$eq` stays case-sensitive; `$ne`/`$nei`
  * keep rows whose value is null, `$notContains`/`$notIn` do not (SQL semantics). json/blocks values are matched
- * on their text leaves.
+ * on their text leaves. Ranges on a biginteger compare numerically (big-integer-order).
  *
  * @example
  * compileScalarFilter('title', titleAttr, '$startsWith', 'Art') // { title: { $regex: '^Art', $options: 'i' } }
  */
 export function compileScalarFilter(path: string, attribute: ScalarAttribute, operator: FilterOperator, value: unknown): Filter {
+  if (attribute.type === 'biginteger') {
+    const range = bigIntegerFilter(path, operator, value);
+    if (range) return range;
+  }
   const text = TEXT[operator];
   if (!text || (typeof value !== 'string' && typeof value !== 'number')) {
     const plain = operator === '$eqi' ? '$eq' : operator === '$nei' ? '$ne' : operator;

@@ -2,6 +2,7 @@ import { ValidationError } from '../errors';
 import type { SortItem } from '../query/types';
 import { UPLOAD_FILE_UID, type Attributes, type ContentType } from '../schema/types';
 import type { CompileContext, SourceLocale, Stage } from './compile-context';
+import { bigIntegerSortKey } from './big-integer-order';
 import { joinLookup, relationJoin } from './relation-join';
 
 /** Stages computing relation sort keys, the `$sort` document, and the temp fields to unset after sorting. */
@@ -37,7 +38,14 @@ function sortKey(ctx: CompileContext, attrs: Attributes, path: readonly string[]
   const [head, ...rest] = path;
   const attribute = head === undefined ? undefined : attrs[head];
   if (!attribute || head === undefined) throw new ValidationError(`Invalid key ${head ?? ''}`, { key: head ?? '', path: path.join('.'), source: 'query', param: 'sort' });
-  if (attribute.kind === 'scalar' && rest.length === 0) return `${prefix}${head}`;
+  if (attribute.kind === 'scalar' && rest.length === 0) {
+    if (attribute.type !== 'biginteger') return `${prefix}${head}`;
+    // Stored as decimal strings: sorted on a key whose string order is numeric order (big-integer-order).
+    const key = ctx.next('__bk');
+    stages.push({ $addFields: { [key]: bigIntegerSortKey(`${prefix}${head}`) } });
+    temps.push(key);
+    return key;
+  }
   if (attribute.kind === 'component' && rest.length > 0) {
     return sortKey(ctx, ctx.registry.component(attribute.component).attributes, rest, `${prefix}${head}.`, source, dir, stages, temps);
   }

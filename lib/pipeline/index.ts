@@ -5,3 +5,4 @@
 export { compileFind, compileFindOne, compileFindOnePage } from './compile-find';
 export { PIPELINE_OPERATORS, type PipelineStage } from './operators';
 export { escapeRegex } from './text-pattern';
+export { POSITION_FIELD, readPage, TOTAL_FIELD, type PageResult } from './page-result';

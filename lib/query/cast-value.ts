@@ -1,4 +1,5 @@
 import type { ScalarAttribute } from '../schema';
+import { canonicalBigInteger } from '../schema/big-integer';
 
 /** The outcome of casting one query-string value to an attribute's stored type. */
 export type CastResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string };
@@ -50,7 +51,10 @@ function castDateTime(text: string): CastResult {
   // No zone given: UTC (never the server's local time zone).
   const d = new Date(LOCAL_DATE_TIME.test(t) ? `${t.replace(' ', 'T')}Z` : t);
   if (Number.isNaN(d.getTime())) return fail('expected an ISO date-time');
-  return ok(d.toISOString());
+  // Stored date-times are ISO strings of years 0000-9999, whose code-unit order is time order; an operand out
+  // of that range (an offset past 9999-12-31) would compare as a string out of order ('+010000-...').
+  const iso = d.toISOString();
+  return /^\d{4}-/.test(iso) ? ok(iso) : fail('expected an ISO date-time with a year from 0000 to 9999');
 }
 
 function castTime(text: string): CastResult {
@@ -79,7 +83,7 @@ export function castValue(attribute: ScalarAttribute, value: unknown): CastResul
     case 'decimal':
       return castNumber(value, false);
     case 'biginteger':
-      return INTEGER.test(value.trim()) ? ok(value.trim().replace(/^\+/, '')) : fail('expected an integer');
+      return INTEGER.test(value.trim()) ? ok(canonicalBigInteger(value)) : fail('expected an integer');
     case 'boolean':
       return castBoolean(value);
     case 'date':

@@ -49,6 +49,17 @@ function parseScalarCondition(scope: ParseScope, attribute: ScalarAttribute, val
   return combine('and', children);
 }
 
+/**
+ * Whether a relation's condition is on the target's `id` itself: a value, or operators only (`{ $null: true }`,
+ * `{ $in: [...] }`), as Strapi's query engine reads a relation where clause (`filters[product][$null]=true`: no
+ * related row; `[$notNull]=true`: some). `$and`/`$or`/`$not` there combine conditions on the target's
+ * attributes instead, and operators mixed with attributes are refused by the where parser (Invalid key).
+ */
+function isIdCondition(value: Record<string, unknown>): boolean {
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => FILTER_OPERATORS.has(key));
+}
+
 /** One attribute of a where object: scalar, relation/media (deep), or component (deep). */
 function parseAttributeCondition(scope: ParseScope, attribute: Attribute, value: unknown, path: string): FilterNode {
   switch (attribute.kind) {
@@ -58,7 +69,7 @@ function parseAttributeCondition(scope: ParseScope, attribute: Attribute, value:
     case 'media': {
       assertCanCross(scope, attribute, path);
       const attrs = nestedAttributes(scope, attribute)!;
-      const where = isPlainObject(value) && !asList(value)
+      const where = isPlainObject(value) && !asList(value) && !isIdCondition(value)
         ? parseWhere(scope, attrs, value, path)
         : parseScalarCondition(scope, attrs.id as ScalarAttribute, value, joinPath(path, 'id'));
       return { type: 'relation', field: attribute.name, attribute, target: attribute.target, where };

@@ -41,6 +41,17 @@ function checkStartLimit(start: number, limit: number): void {
 }
 
 /**
+ * The rows skipped must be an exact integer MongoDB takes: `$skip` wants a positive 64-bit integer
+ * (https://www.mongodb.com/docs/manual/reference/operator/aggregation/skip/; `1e20` is refused by the server),
+ * and past `Number.MAX_SAFE_INTEGER` a JavaScript number is no longer exact. A 400, never a 500.
+ */
+function checkSafe(name: string, value: number): void {
+  if (value > Number.MAX_SAFE_INTEGER) {
+    throw new ValidationError(`Invalid pagination: ${name} is ${value}, more than the largest supported value ${Number.MAX_SAFE_INTEGER}`);
+  }
+}
+
+/**
  * Reads the `pagination` parameter as Strapi 5 does: page/pageSize or start/limit (never both), values
  * clamped (`page >= 1`, `pageSize`/`limit >= 1`, `start >= 0`) and capped at `maxLimit`, `withCount`
  * defaulting to true. Anything that is not an object means the default page.
@@ -60,11 +71,14 @@ export function parsePagination(raw: unknown, limits: RestLimits): Pagination {
     const limit = has('limit') ? cap(Math.max(1, toNumber(pagination.limit))) : limits.defaultLimit;
     const start = Math.max(0, toNumber(pagination.start || 0));
     checkStartLimit(start, limit);
+    checkSafe('pagination[start]', start);
     return { kind: 'offset', start, limit, withCount: parseWithCount(pagination) };
   }
   const page = Math.max(1, toNumber(pagination.page || 1));
   const pageSize = has('pageSize') ? cap(Math.max(1, toNumber(pagination.pageSize))) : limits.defaultLimit;
   checkStartLimit((page - 1) * pageSize, pageSize);
+  checkSafe('pagination[page]', page);
+  checkSafe('the rows skipped, (pagination[page] - 1) * pagination[pageSize],', (page - 1) * pageSize);
   return { kind: 'page', page, pageSize, withCount: parseWithCount(pagination) };
 }
 

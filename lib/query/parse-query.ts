@@ -15,6 +15,8 @@ export interface ParseQueryInput {
   readonly contentType: ContentType;
   /** The raw query string, without the '?'. */
   readonly rawQuery: string;
+  /** The parameters already parsed (parseRawQuery, or normalizeParams of an object): `rawQuery` is then ignored. */
+  readonly params?: Readonly<Record<string, unknown>>;
   readonly context: QueryContext;
   readonly rest: RestLimits;
   /** `write`: the query of a create/update, where only fields, populate, locale and status apply. */
@@ -52,7 +54,7 @@ function parseLocale(input: ParseQueryInput, raw: unknown, filterOnLocale: boole
  *   context: { canFind: () => true }, rest: { defaultLimit: 25, maxLimit: 100 }, action: 'find' });
  */
 export function parseQuery(input: ParseQueryInput): Query {
-  const raw = parseRawQuery(input.rawQuery);
+  const raw = input.params ?? parseRawQuery(input.rawQuery);
   const ct = input.contentType;
   const scope = (param: QueryParam): ParseScope => ({ registry: input.registry, context: input.context, param, maxDepth: input.rest.maxDepth });
   const reads = input.action !== 'write';

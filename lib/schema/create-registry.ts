@@ -6,14 +6,15 @@ import {
 } from './definition-schema';
 import { normalizeAttribute } from './normalize-attribute';
 import { systemAttributes, uploadFileDefinition } from './system-attributes';
-import type { Attribute, Component, ContentType, I18nSettings, IncomingRelation, Registry } from './types';
+import { normalizeI18n } from './normalize-i18n';
+import type { Attribute, Component, ContentType, I18nOptions, IncomingRelation, Registry } from './types';
 import { SYSTEM_FIELDS, UPLOAD_FILE_UID } from './types';
 
 
 export interface RegistryInput {
   contentTypes: readonly unknown[];
   components?: Readonly<Record<string, unknown>>;
-  i18n?: Partial<I18nSettings>;
+  i18n?: I18nOptions;
 }
 
 const RESERVED = new Set<string>([...SYSTEM_FIELDS, 'localizations', 'createdBy', 'updatedBy', '_id', '__proto__', 'constructor', 'prototype']);
@@ -165,18 +166,6 @@ export function createRegistry(input: RegistryInput): Registry {
     byRoute: (apiId: string) => routes.get(apiId),
     incomingRelations: (uid: string) => incoming.get(uid) ?? [],
   });
-}
-
-function normalizeI18n(i18n: Partial<I18nSettings> | undefined): I18nSettings {
-  const locales = i18n?.locales ?? ['en'];
-  const defaultLocale = i18n?.defaultLocale ?? locales[0] ?? 'en';
-  if (!Array.isArray(locales) || locales.length === 0 || locales.some((l) => typeof l !== 'string' || !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(l))) {
-    throw new ConfigurationError('CR_INVALID_LOCALES', 'i18n.locales must be a non-empty array of locale codes');
-  }
-  if (!locales.includes(defaultLocale)) {
-    throw new ConfigurationError('CR_INVALID_LOCALES', `i18n.defaultLocale "${defaultLocale}" is not one of the locales`);
-  }
-  return Object.freeze({ locales: Object.freeze([...locales]), defaultLocale });
 }
 
 export { UPLOAD_FILE_UID };

@@ -112,8 +112,20 @@ export interface Component {
 }
 
 export interface I18nSettings {
+  /** The configured locale codes, in the order given. */
   readonly locales: readonly string[];
   readonly defaultLocale: string;
+  /** Display name per locale code (`GET /api/i18n/locales`). */
+  readonly names: Readonly<Record<string, string>>;
+}
+
+/**
+ * The `i18n` option: locales as codes (`'fr'`) or with a display name (`{ code: 'fr', name: 'Français' }`), and
+ * the default locale (default: the first).
+ */
+export interface I18nOptions {
+  readonly locales?: readonly (string | { readonly code: string; readonly name?: string })[];
+  readonly defaultLocale?: string;
 }
 
 /** The normalized, immutable model every stage reads. */

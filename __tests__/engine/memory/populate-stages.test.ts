@@ -54,7 +54,7 @@ describe('memory engine populate stages give the manual\'s results', () => {
   ];
 
   beforeEach(async () => {
-    engine = memoryEngine();
+    engine = memoryEngine({ ephemeral: true });
     await engine.insertMany('articles', articles());
     await engine.insertMany('authors', authors());
     await engine.insertMany('categories', categories());
@@ -205,7 +205,7 @@ const scopeAll = { $match: {} };
 
 describe('the concise $lookup (localField + foreignField + pipeline) on the memory engine', () => {
   it('runs the pipeline on the matching rows only (issue 10: mingo runs it on the whole collection)', async () => {
-    const engine = memoryEngine();
+    const engine = memoryEngine({ ephemeral: true });
     await engine.insertMany('a', [{ ids: ['x'] }]);
     await engine.insertMany('b', [{ k: 'x', v: 1 }, { k: 'y', v: 2 }]);
     const rows = await engine.aggregate('a', [{ $lookup: { from: 'b', localField: 'ids', foreignField: 'k', pipeline: [{ $project: { _id: 0, v: 1 } }], as: 'j' } }, { $project: { _id: 0, j: 1 } }]);

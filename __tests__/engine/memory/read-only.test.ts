@@ -16,7 +16,7 @@ describe('read-only aggregation + formatting', () => {
   let engine: Engine;
 
   beforeEach(async () => {
-    engine = memoryEngine();
+    engine = memoryEngine({ ephemeral: true });
     const content = [{ type: 'paragraph', children: [{ type: 'text', text: 'hi' }] }];
     await engine.insertMany('files', [{ id: 1, documentId: 'f1', name: 'a.png', url: '/a.png', formats: { small: { url: '/s.png' } } }]);
     await engine.insertMany('authors', [{ id: 1, documentId: 'a1', name: 'Ann', avatar: 1, createdAt: '2024-01-01T00:00:00.000Z' }]);

@@ -1,4 +1,4 @@
-import { limitStage, minMaxStage, projectRefsStage } from '../../../lib/engine/memory/sort-key-stages';
+import { minMaxStage, projectRefsStage } from '../../../lib/engine/memory/sort-key-stages';
 
 type Row = Record<string, unknown>;
 const copy = (row: Row): Row => ({ ...row });
@@ -33,10 +33,5 @@ describe('memory engine: relation sort key stages', () => {
     expect(out.rows).toEqual([{ k: 'n' }, {}, { k: null }]);
     expect(projectRefsStage({ _id: 0 })).toBeNull();
     expect(projectRefsStage({ k: '$a.b' })).toBeNull();
-  });
-
-  it('$limit keeps the first n rows and refuses what MongoDB refuses', () => {
-    expect(limitStage(2)!([{ a: 1 }, { a: 2 }, { a: 3 }], true)!.rows).toEqual([{ a: 1 }, { a: 2 }]);
-    for (const bad of [0, -1, 1.5, '2']) expect(limitStage(bad)).toBeNull();
   });
 });

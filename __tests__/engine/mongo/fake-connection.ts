@@ -9,6 +9,8 @@ export function labelled(message: string, labels: string[], code = 112): Error {
 export interface FakeLog {
   events: string[];
   sessions: number;
+  /** Every `aggregate` call: the collection, the pipeline and the options the engine passed to the driver. */
+  aggregates: { collection: string; pipeline: unknown[]; options: Record<string, unknown>; session: boolean }[];
 }
 
 export interface FakeOptions {
@@ -18,9 +20,11 @@ export interface FakeOptions {
   onInsert?: (docs: unknown[], withSession: boolean) => void;
   /** Called for every commit; throw to fail it. */
   onCommit?: () => void;
-  /** The documents every aggregate's cursor yields (default none). */
+  /** Called for every aggregate; throw to fail it, or return the documents it answers (default: none). */
+  onAggregate?: (pipeline: unknown[], collection: string) => unknown[] | void;
+  /** The documents every aggregate's cursor yields when onAggregate answers none (default none). */
   aggregateDocs?: Record<string, unknown>[];
-  /** Thrown by the aggregate's cursor once it has yielded `aggregateDocs`, by find's toArray and by countDocuments. */
+  /** Thrown by the aggregate's cursor once it has yielded its documents, by find's toArray and by countDocuments. */
   readError?: Error;
 }
 
@@ -33,10 +37,10 @@ export interface FakeReads {
 
 /**
  * A mongoose connection with just enough of the driver (a client with sessions, `db.admin().command`,
- * `collection().insertMany` / `findOneAndUpdate`) to run the engine's transaction logic without a server.
+ * `collection().insertMany` / `findOneAndUpdate` / `aggregate`, which answers no rows) to run the engine's transaction logic without a server.
  */
 export function fakeConnection(options: FakeOptions = {}): { connection: MongooseConnectionLike; log: FakeLog; reads: FakeReads } {
-  const log: FakeLog = { events: [], sessions: 0 };
+  const log: FakeLog = { events: [], sessions: 0, aggregates: [] };
   const reads: FakeReads = { options: [], yielded: 0, closed: 0 };
   const fail = (): void => {
     if (options.readError) throw options.readError;
@@ -54,13 +58,20 @@ export function fakeConnection(options: FakeOptions = {}): { connection: Mongoos
     inTransaction: () => inTransaction,
     endSession: async () => { log.events.push('end'); },
   };
-  const collection = () => ({
-    aggregate: (_pipeline: unknown, o: Record<string, unknown> = {}) => {
+  const collection = (name: string) => ({
+    aggregate: (pipeline: unknown[], o: Record<string, unknown> = {}) => {
+      log.aggregates.push({ collection: name, pipeline, options: o, session: Boolean(o.session) });
       reads.options.push({ op: 'aggregate', options: o });
+      const docs = (): unknown[] => options.onAggregate?.(pipeline, name) ?? options.aggregateDocs ?? [];
       return {
+        toArray: async () => {
+          const all = docs();
+          fail();
+          return all;
+        },
         async *[Symbol.asyncIterator]() {
           try {
-            for (const doc of options.aggregateDocs ?? []) {
+            for (const doc of docs()) {
               reads.yielded++;
               yield doc;
             }
@@ -100,6 +111,7 @@ export function fakeConnection(options: FakeOptions = {}): { connection: Mongoos
     collection,
   };
   const client = { startSession: () => { log.sessions++; return session; } };
+  // Open from the start: the engine never waits on it, so `on` / `removeListener` have nothing to report.
   const connection = { readyState: 1, asPromise: async () => connection, getClient: () => client, db, on: () => connection, removeListener: () => connection };
   return { connection, log, reads };
 }

@@ -63,7 +63,7 @@ describe('mongoEngine start-up: deployments without transactions', () => {
     expect(warnings).toHaveLength(1);
     const [message, options] = warnings[0]!;
     expect(message).toContain('WITHOUT transactions');
-    expect(options).toEqual({ type: 'UnsafeWritesWarning', code: UNSAFE_WRITES_WARNING });
+    expect(options).toEqual({ type: 'ContentRouterWarning', code: UNSAFE_WRITES_WARNING });
   });
 
   it("rejects the removed 'auto' and other non-boolean values when the engine is created", () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import { createContentRouter, hashAccessKey, type AuthOptions, type ContentRouter } from '../../../lib';
+import { createContentRouter, hashAccessKey, type AuthOptions, type ContentRouter, type ContentRouterOptions } from '../../../lib';
 import { loadBlogModel } from '../../../examples/blog/model';
 import { seedDemo } from '../../../examples/blog/seed';
 import { testEngine } from '../../helpers/test-engine';
@@ -55,9 +55,10 @@ export interface BlogAuthApp {
 
 /**
  * The blog model mounted at /api with `auth` (default `blogAuthOptions()`) on a fresh memory engine, seeded with
- * the example app's demo data through the REST API (so the full-access token must be configured).
+ * the example app's demo data through the REST API (so the full-access token must be configured). `extra` options
+ * are passed to createContentRouter.
  */
-export async function createBlogAuthApp(auth: AuthOptions = blogAuthOptions(), seed = true): Promise<BlogAuthApp> {
+export async function createBlogAuthApp(auth: AuthOptions = blogAuthOptions(), seed = true, extra: Partial<ContentRouterOptions> = {}): Promise<BlogAuthApp> {
   const model = loadBlogModel();
   const uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'auth-http-'));
   const engine = testEngine();
@@ -68,6 +69,7 @@ export async function createBlogAuthApp(auth: AuthOptions = blogAuthOptions(), s
     i18n: { locales: model.permissions.locales.all, defaultLocale: model.permissions.locales.default },
     auth,
     upload: { directory: uploadsDir },
+    ...extra,
   });
   const app = express();
   app.use('/api', router);

@@ -2,6 +2,7 @@ import express from 'express';
 import request from 'supertest';
 import { createContentRouter, type Engine, type LifecycleHooks } from '../../../lib';
 import { httpComponents, httpContentTypes } from '../../fixtures/http-model';
+import { everyActionPublic } from '../../helpers/every-action';
 import { createTestApp, expectStrapiError, fieldError, type TestApp } from '../../helpers/http';
 
 /**
@@ -16,7 +17,7 @@ const uniqueError = (path: string, value: unknown) => ({ errors: [fieldError([pa
 function secondInstance(engine: Engine, lifecycles: LifecycleHooks): express.Express {
   const router = createContentRouter({
     contentTypes: httpContentTypes, components: httpComponents, engine, upload: false, lifecycles,
-    i18n: { locales: ['en', 'fr'], defaultLocale: 'en' },
+    i18n: { locales: ['en', 'fr'], defaultLocale: 'en' }, auth: everyActionPublic(httpContentTypes),
   });
   return express().use('/api', router);
 }

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import request from 'supertest';
-import { createContentRouter, memoryEngine, mongoEngine, type Engine } from '../../../lib';
+import { createContentRouter, memoryEngine, mongoEngine, type ContentRouterOptions, type Engine } from '../../../lib';
 import { httpComponents, httpContentTypes } from '../../fixtures/http-model';
+import { slowStartingEngine } from '../../helpers/failing-engine';
+import { everyActionPublic } from '../../helpers/every-action';
 import { createTestApp, expectStrapiError } from '../../helpers/http';
 
 /**
@@ -12,7 +14,8 @@ import { createTestApp, expectStrapiError } from '../../helpers/http';
  * logged once with console.error, and every request answers 503 ServiceUnavailableError at once with
  * `Retry-After`, instead of hanging on the connection and ending in a bare 500.
  */
-const UNAVAILABLE = 'Service Unavailable: the storage engine is unavailable';
+const UNAVAILABLE = 'Service Unavailable: the storage engine did not start';
+const STARTING = 'Service Unavailable: the storage engine is still starting';
 const UNREACHABLE = 'mongodb://127.0.0.1:1/never?serverSelectionTimeoutMS=300'; // loopback, bounded
 const DAMAGED = '{"format":"content-router-memory-snapshot","version":1,"seq":1}\n{"c":"items","rows":[]}\n';
 
@@ -48,20 +51,21 @@ describe('a storage engine that cannot start', () => {
   });
 
   it.each([
-    ['mongo', () => mongoEngine({ uri: UNREACHABLE })],
-    ['memory', () => memoryEngine({ file: damaged })],
-  ])('%s: every request answers 503 with Retry-After, the first one and the later ones alike', async (_name, make) => {
+    ['mongo', () => mongoEngine({ uri: UNREACHABLE }), () => 'mongoEngine: the MongoDB connection failed: connect ECONNREFUSED 127.0.0.1:1'],
+    ['memory', () => memoryEngine({ file: damaged }), () => `memory engine: the snapshot ${damaged} is damaged`],
+  ])('%s: every request answers 503 with Retry-After, the first one and the later ones alike; the cause is logged once', async (_name, make, reason) => {
     const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const engine = make();
     try {
       const router = createContentRouter({ contentTypes: httpContentTypes, components: httpComponents, engine, i18n: { locales: ['en', 'fr'], defaultLocale: 'en' }, upload: false });
-      const app = express().use('/api', router);
+      const app = express().set('env', 'development').use('/api', router); // 503s are not logged as unexpected errors
       const first = await request(app).get('/api/makers'); // sent while the first attempt runs: waits for it
       await expect(router.ready).rejects.toThrow();
       const later = await Promise.all([request(app).get('/api/makers'), request(app).post('/api/makers').send({ data: { title: 'x' } }), request(app).get('/api/setting')]);
       for (const res of [first, ...later]) {
         expectStrapiError(res, 503, 'ServiceUnavailableError', UNAVAILABLE);
-        expect(res.body.error.details).toEqual({});
+        expect(res.body.error.details).toEqual({ reason: 'the storage engine did not start (the cause is in the server log)' });
+        expect(String(errors.mock.calls[0]![0])).toContain(reason());
         expect(res.headers['retry-after']).toBe('5');
       }
       expect(errors).toHaveBeenCalledTimes(1);
@@ -69,5 +73,70 @@ describe('a storage engine that cannot start', () => {
       await engine.close();
       errors.mockRestore();
     }
+  });
+});
+
+/** The router over the HTTP model (every action public), mounted at /api, and its app (router.ready is not awaited). */
+function mount(engine: Engine, options: Partial<ContentRouterOptions> = {}) {
+  const router = createContentRouter({
+    contentTypes: httpContentTypes, components: httpComponents, engine, i18n: { locales: ['en', 'fr'], defaultLocale: 'en' }, upload: false,
+    auth: everyActionPublic(httpContentTypes), ...options,
+  });
+  return { router, app: express().use('/api', router) };
+}
+
+describe('a storage engine that is slow to start: requests wait at most readyWaitMS', () => {
+  it('then answer 503 "still starting" with Retry-After; once it has started they are served', async () => {
+    const slow = slowStartingEngine(memoryEngine({ ephemeral: true }));
+    const { router, app } = mount(slow.engine, { readyWaitMS: 1 });
+    const early = await Promise.all([request(app).get('/api/makers'), request(app).post('/api/makers').send({ data: { title: 'x' } })]);
+    for (const res of early) {
+      expectStrapiError(res, 503, 'ServiceUnavailableError', STARTING);
+      expect(res.body.error.details).toEqual({ reason: 'the storage engine is still starting' });
+      expect(res.headers['retry-after']).toBe('5');
+    }
+    slow.start();
+    await router.ready;
+    expect((await request(app).post('/api/makers').send({ data: { title: 'x' } })).status).toBe(201);
+    expect((await request(app).get('/api/makers')).body.data).toHaveLength(1);
+  });
+
+  it('a request sent within readyWaitMS is served when the start ends in time', async () => {
+    const slow = slowStartingEngine(memoryEngine({ ephemeral: true }));
+    const { router } = mount(slow.engine); // default: 5000 ms
+    let arrived!: () => void;
+    const atGate = new Promise<void>((resolve) => (arrived = resolve));
+    const app = express().use('/api', (_req, _res, next) => {
+      next(); // the router's gate runs now, while the engine is still starting
+      arrived();
+    }, router);
+    const answered = request(app).get('/api/makers').then((res) => res);
+    await atGate;
+    slow.start();
+    await router.ready;
+    expect((await answered).status).toBe(200);
+  });
+
+  it('a start that fails after the wait: later requests answer the failure, credentials redacted', async () => {
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const slow = slowStartingEngine(memoryEngine({ ephemeral: true }));
+      const { router, app } = mount(slow.engine, { readyWaitMS: 0 });
+      expectStrapiError(await request(app).get('/api/makers'), 503, 'ServiceUnavailableError', STARTING);
+      slow.fail(new Error('auth failed for mongodb://app:hunter2@db.internal:27017/cms'));
+      await expect(router.ready).rejects.toThrow('hunter2'); // the host's own promise keeps the error as it is
+      const res = await request(app).get('/api/makers');
+      expectStrapiError(res, 503, 'ServiceUnavailableError', UNAVAILABLE);
+      expect(res.body.error.details).toEqual({ reason: 'the storage engine did not start (the cause is in the server log)' }); // never the host
+      expect(errors).toHaveBeenCalledTimes(1);
+      expect(String(errors.mock.calls[0]![0])).toMatch(/did not start.*mongodb:\/\/\*\*\*@db\.internal/);
+      expect(String(errors.mock.calls[0]![0])).not.toContain('hunter2');
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it.each([-1, 1.5, '5000'])('readyWaitMS is validated: %p is refused', (readyWaitMS) => {
+    expect(() => mount(memoryEngine({ ephemeral: true }), { readyWaitMS: readyWaitMS as number })).toThrow(/CR_INVALID_OPTIONS: options\.readyWaitMS must be/);
   });
 });

@@ -168,7 +168,7 @@ describe('unexpected errors: a bare 500 with no internals', () => {
 
   it('an engine that fails on reads', async () => {
     // The memory engine on purpose: a prototype-wrapped engine whose aggregate fails (no server involved).
-    const inner = memoryEngine();
+    const inner = memoryEngine({ ephemeral: true });
     const failing: Engine = Object.create(inner, {
       aggregate: { value: () => Promise.reject(new Error('connection reset by peer 10.0.0.3:27017')) },
     }) as Engine;

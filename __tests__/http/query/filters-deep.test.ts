@@ -36,6 +36,16 @@ describe('relations, owning side, depth 1 to 3', () => {
     ['filters[categories][slug][$ne]=tech', (a) => hasCategory(a, (c) => c !== 'tech')],
     ['filters[categories][name][$in][0]=Web&filters[categories][name][$in][1]=Physics', (a) => hasCategory(a, (c) => c === 'web' || c === 'physics')],
     ['filters[categories][id][$null]=true', (a) => a.categories.length === 0],
+    // Operators directly on the relation test the target's id, as Strapi's query engine reads a relation where.
+    ['filters[author][$null]=true', (a) => a.author === null],
+    ['filters[author][$notNull]=true', (a) => a.author !== null],
+    ['filters[author][$null]=false', (a) => a.author !== null],
+    ['filters[categories][$null]=true', (a) => a.categories.length === 0],
+    ['filters[categories][$notNull]=true', (a) => a.categories.length > 0],
+    ['filters[$not][categories][$null]=true', (a) => a.categories.length > 0],
+    ['filters[$or][0][author][$null]=true&filters[$or][1][categories][$null]=true', (a) => a.author === null || a.categories.length === 0],
+    ['filters[cover][$null]=true', (a) => a.cover === null],
+    ['filters[gallery][$notNull]=true', (a) => a.gallery.length > 0],
     ['filters[categories][parent][slug][$eq]=web', (a) => hasCategory(a, (c) => categoryOf(c).parent === 'web')],
     ['filters[categories][parent][parent][name]=Technology', (a) => hasCategory(a, (c) => ancestors(c)[1] === 'tech')],
     ['filters[categories][parent][parent][parent][slug]=web', (a) => hasCategory(a, (c) => ancestors(c)[2] === 'web')],
@@ -68,6 +78,8 @@ describe('relations, mappedBy side', () => {
     const withDrafts = ['a29', 'a30'].map((k) => ARTICLES.find((a) => a.key === k)!.author);
     const byPublished = (k: AuthorKey): boolean => published((a) => a.author === k).length > 0;
     expect(names(await list('authors', 'filters[articles][id][$notNull]=true'))).toEqual(authorsWhere(byPublished));
+    expect(names(await list('authors', 'filters[articles][$notNull]=true'))).toEqual(authorsWhere(byPublished));
+    expect(names(await list('authors', 'filters[articles][$null]=true'))).toEqual(authorsWhere((k) => !byPublished(k)));
     expect(names(await list('authors', 'filters[articles][slug][$in][0]=a29&filters[articles][slug][$in][1]=a30'))).toEqual([]);
     expect(withDrafts).toContain('ann');
     expect(names(await list('authors', 'filters[articles][views][$gte]=60'))).toEqual(authorsWhere((k) => published((a) => a.author === k && a.views >= 60).length > 0));
@@ -81,6 +93,10 @@ describe('relations, mappedBy side', () => {
     expect(names(await list('categories', 'filters[parent][parent][parent][slug]=tech'))).toEqual(['Frameworks']);
     expect(names(await list('categories', 'filters[parent][id][$null]=true'))).toEqual(['Technology', 'Science', 'Lifestyle']);
     expect(names(await list('categories', 'filters[children][id][$null]=true'))).toEqual(categoriesWhere((c) => !CATEGORIES.some((x) => x.parent === c)));
+    expect(names(await list('categories', 'filters[children][$null]=true'))).toEqual(categoriesWhere((c) => !CATEGORIES.some((x) => x.parent === c)));
+    expect(names(await list('categories', 'filters[parent][$null]=true'))).toEqual(['Technology', 'Science', 'Lifestyle']);
+    expect(names(await list('categories', 'filters[articles][$null]=true'))).toEqual(categoriesWhere((c) => published((a) => a.categories.includes(c)).length === 0));
+    expect(names(await list('categories', 'filters[articles][$notNull]=true'))).toEqual(categoriesWhere((c) => published((a) => a.categories.includes(c)).length > 0));
     expect(names(await list('categories', 'filters[articles][author][name]=Zoe%20Zhang'))).toEqual(
       categoriesWhere((c) => published((a) => a.author === 'zoe' && a.categories.includes(c)).length > 0),
     );

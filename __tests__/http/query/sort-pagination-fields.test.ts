@@ -137,6 +137,35 @@ describe('pagination', () => {
     expectStrapiError(await get('pagination[withCount]=maybe'), 400, 'ValidationError', 'Invalid withCount parameter. Expected "t","1","true","false","0","f"');
     expectStrapiError(await get('page=2'), 400, 'PaginationError', 'Invalid pagination attributes. The page parameters are incorrect and must be in the pagination object');
   });
+
+  it('skips past Number.MAX_SAFE_INTEGER are 400s (MongoDB takes a 64-bit integer $skip), never 500s', async () => {
+    const get = (q: string): request.Test => request(fx.app).get(`/api/articles?${q}`);
+    const tooLarge = /^Invalid pagination: .* more than the largest supported value 9007199254740991$/;
+    for (const q of [
+      'pagination[start]=1e20',
+      'pagination[start]=9007199254740992&pagination[limit]=1',
+      'pagination[start]=1e400',
+      'pagination[page]=1e20',
+      'pagination[page]=9007199254740993&pagination[pageSize]=1',
+      'pagination[page]=9007199254740991&pagination[pageSize]=2',
+      'pagination[page]=100000000000000&pagination[pageSize]=100',
+    ]) {
+      const res = await get(q);
+      expect({ q, status: res.status }).toEqual({ q, status: 400 });
+      expectStrapiError(res, 400, 'ValidationError');
+      expect(res.body.error.message).toMatch(q.includes('1e400') ? /^convertStartQueryParams/ : tooLarge);
+    }
+  });
+
+  it('the largest safe skip and huge limits are served (limits are capped at maxLimit)', async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    let b = await fx.get(`/api/articles?pagination[start]=${max}&pagination[limit]=1e20`);
+    expect([slugs(b), meta(b)]).toEqual([[], { start: max, limit: 100, total }]);
+    b = await fx.get(`/api/articles?pagination[page]=${(max - 1) / 2 + 1}&pagination[pageSize]=2`);
+    expect([slugs(b), meta(b)]).toEqual([[], { page: (max - 1) / 2 + 1, pageSize: 2, pageCount: Math.ceil(total / 2), total }]);
+    b = await fx.get('/api/articles?pagination[pageSize]=1e400&pagination[page]=1');
+    expect(meta(b)).toEqual({ page: 1, pageSize: 100, pageCount: 1, total });
+  });
 });
 
 describe('fields', () => {

@@ -62,15 +62,39 @@ describe('authMiddleware over HTTP', () => {
     });
   });
 
-  it('without the auth option every route is open', async () => {
-    const res = await request(app(undefined)).post('/api/articles').set('Authorization', 'Bearer anything').send({});
+  it('without the auth option every route is closed: 403 without a token, 401 with one', async () => {
+    const closed = app(undefined);
+    for (const res of [await request(closed).get('/api/articles'), await request(closed).post('/api/articles').send({})]) {
+      expect(res.status).toBe(403);
+      expect(res.body.error).toEqual({ status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} });
+    }
+    expect((await request(closed).get('/api/articles').set('Authorization', 'Bearer anything')).status).toBe(401);
+  });
+
+  it("with public: 'all' every route is open to callers without a token; an unknown token is still a 401", async () => {
+    const warn = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const open = app({ public: 'all' });
+    warn.mockRestore();
+    const res = await request(open).post('/api/articles').send({});
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ subject: 'open', drafts: true });
+    expect(res.body.data).toEqual({ subject: 'public', drafts: true });
+    expect((await request(open).get('/api/articles').set('Authorization', 'Bearer anything')).status).toBe(401);
   });
 
   it('a failing resolve hook reaches next(err) (the app answers 500)', async () => {
     const res = await request(app({ resolve: async () => Promise.reject(new Error('db down')) })).get('/api/articles');
     expect(res.status).toBe(500);
     expect(JSON.stringify(res.body)).not.toContain('db down');
+  });
+});
+
+describe('getAbility without the auth middleware', () => {
+  it('fails closed: a route reached without authentication may do nothing', async () => {
+    const bare = express();
+    bare.get('/api/articles', (req, res) => {
+      const ability = getAbility(req);
+      res.json({ subject: ability.subject, can: [ability.can(`${ARTICLE}.find`), ability.canFind(ARTICLE), ability.canReadDrafts(ARTICLE)] });
+    });
+    expect((await request(bare).get('/api/articles')).body).toEqual({ subject: 'none', can: [false, false, false] });
   });
 });

@@ -53,9 +53,6 @@ describe('createAuth: the caller x action matrix', () => {
     expect((await auth.authenticate(request(HEADERS[caller]))).subject).toBe(subject);
   });
 
-  it('is enabled', () => {
-    expect(auth.enabled).toBe(true);
-  });
 });
 
 describe('canFind', () => {
@@ -159,17 +156,71 @@ describe('hash-only tokens', () => {
   });
 });
 
-describe('no auth option', () => {
-  it('opens everything', async () => {
+describe('no auth option: private by default (spec section 5)', () => {
+  it('allows nothing, to anyone without a token', async () => {
     const auth = createAuth(undefined, registry);
-    expect(auth.enabled).toBe(false);
-    expect(await auth.authenticate(request())).toBe(OPEN_ABILITY);
-    expect(await auth.authenticate(request('Bearer whatever'))).toBe(OPEN_ABILITY);
+    const ability = await auth.authenticate(request());
+    expect(ability.subject).toBe('public');
+    expect(ALL_ACTIONS.filter((a) => ability.can(a))).toEqual([]);
   });
 
-  it('an empty auth option closes everything', async () => {
+  it('answers 401 to any bearer token (none is configured)', async () => {
+    await expect(createAuth(undefined, registry).authenticate(request('Bearer whatever'))).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('an empty auth option closes everything too', async () => {
     const ability = await createAuth({}, registry).authenticate(request());
     expect(ALL_ACTIONS.some((a) => ability.can(a))).toBe(false);
+  });
+});
+
+describe("public: 'all'", () => {
+  let warn: jest.SpyInstance;
+  beforeEach(() => {
+    warn = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+  });
+  afterEach(() => warn.mockRestore());
+
+  it('grants every action, drafts included, to requests without a token', async () => {
+    const ability = await createAuth({ public: 'all' }, registry).authenticate(request());
+    expect(ability.subject).toBe('public');
+    expect(ALL_ACTIONS.filter((a) => !ability.can(a))).toEqual([]);
+    expect(ability.canReadDrafts(ARTICLE)).toBe(true);
+  });
+
+  it('with draftsRequirePermission too: findDrafts is an action like the others', async () => {
+    const ability = await createAuth({ public: 'all', draftsRequirePermission: true }, registry).authenticate(request());
+    expect(ability.canReadDrafts(ARTICLE)).toBe(true);
+  });
+
+  it('keeps tokens working: a configured token gets its own ability, an unknown one a 401', async () => {
+    const auth = createAuth({ public: 'all', apiTokens: [{ name: 'read', type: 'read-only', accessKey: READ_KEY }] }, registry);
+    const token = await auth.authenticate(request(`Bearer ${READ_KEY}`));
+    expect([token.subject, token.can(`${ARTICLE}.create`)]).toEqual(['api-token:read', false]);
+    await expect(auth.authenticate(request('Bearer whatever'))).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('emits one CR_AUTH_OPEN warning per authenticator, none per request', async () => {
+    const auth = createAuth({ public: 'all' }, registry);
+    await auth.authenticate(request());
+    await auth.authenticate(request());
+    expect(warn.mock.calls).toEqual([[expect.stringContaining('deletes and uploads included'), { type: 'ContentRouterWarning', code: 'CR_AUTH_OPEN' }]]);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['a misspelling', { public: 'al' }, "auth.public must be { actions: string[] } or 'all'"],
+    ['another word', { public: 'everything' }, "auth.public must be { actions: string[] } or 'all'"],
+    ['a boolean', { public: true }, "auth.public must be { actions: string[] } or 'all'"],
+    ['all as an action list', { public: { actions: 'all' } }, 'auth.public.actions must be array'],
+  ])('refuses %s (CR_INVALID_OPTIONS), with no warning', (_label, options, message) => {
+    expect(() => createAuth(options as AuthOptions, registry)).toThrow(message);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('private options emit no warning', () => {
+    createAuth(undefined, registry);
+    createAuth({ public: { actions: [] } }, registry);
+    expect(warn).not.toHaveBeenCalled();
   });
 });
 

@@ -12,7 +12,7 @@ describe('read-documents: pipelines kept with frozen queries', () => {
   let seen: Pipeline[];
 
   beforeEach(() => {
-    const inner = memoryEngine();
+    const inner = memoryEngine({ ephemeral: true });
     seen = [];
     engine = Object.assign(Object.create(inner) as Engine, {
       aggregate: (collection: string, pipeline: Pipeline, options?: AggregateOptions) => {
@@ -31,7 +31,8 @@ describe('read-documents: pipelines kept with frozen queries', () => {
     await findMany(registry, engine, article, query);
     expect(seen[1]).toBe(seen[0]);
     expect(Object.isFrozen(seen[0])).toBe(true);
-    expect(Object.isFrozen((seen[0]![2] as { $facet: { data: object[] } }).$facet.data[2])).toBe(true);
+    expect(Object.isFrozen(seen[0]![2])).toBe(true);
+    expect(Object.isFrozen((seen[0]!.at(-1) as { $unionWith: { pipeline: object[] } }).$unionWith.pipeline[0])).toBe(true);
   });
 
   it('a query that is not frozen, or an extra match, compiles every time', async () => {

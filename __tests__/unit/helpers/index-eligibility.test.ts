@@ -46,7 +46,7 @@ describe('indexViolations', () => {
 
 describe('indexCheckedEngine', () => {
   it('rejects an aggregate that is not index-eligible and runs the others, with the engine itself behind', async () => {
-    const inner = memoryEngine();
+    const inner = memoryEngine({ ephemeral: true });
     const engine = indexCheckedEngine(inner);
     await engine.init([{ name: 'authors', indexes: indexes.get('authors')! }, { name: 'articles', indexes: indexes.get('articles')! }]);
     await engine.insertMany('authors', [{ documentId: 'a1', name: 'Ann' }]);

@@ -1,13 +1,13 @@
 import { ServiceUnavailableError } from '../../../lib';
-import { createEngineReadiness } from '../../../lib/http/engine-readiness';
+import { createEngineReadiness, DID_NOT_START } from '../../../lib/http/engine-readiness';
 
 /** A start function whose attempts the test settles by hand, and a clock the test moves. */
-function harness(retryAfterMS = 5000) {
+function harness(retryAfterMS = 5000, waitMS?: number) {
   const attempts: { resolve(): void; reject(e: Error): void }[] = [];
   const logged: string[] = [];
   let time = 1_000_000;
   const start = (): Promise<void> => new Promise((resolve, reject) => attempts.push({ resolve, reject }));
-  const readiness = createEngineReadiness(start, { retryAfterMS, log: (m) => logged.push(m), now: () => time });
+  const readiness = createEngineReadiness(start, { retryAfterMS, waitMS, log: (m) => logged.push(m), now: () => time });
   const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
   return { readiness, attempts, logged, settle, advance: (ms: number) => (time += ms) };
 }
@@ -67,5 +67,45 @@ describe('createEngineReadiness', () => {
     await expect(readiness.ready).rejects.toThrow('boom');
     await expect(readiness.gate()).rejects.toBeInstanceOf(ServiceUnavailableError);
     expect(readiness.retryAfterSeconds).toBe(5);
+  });
+
+  it('a request waits at most waitMS for the first attempt: then 503 "still starting"; the attempt goes on', async () => {
+    const { readiness, attempts, settle, logged } = harness(5000, 1);
+    await settle();
+    await expect(readiness.gate()).rejects.toMatchObject({
+      status: 503,
+      name: 'ServiceUnavailableError',
+      message: 'Service Unavailable: the storage engine is still starting',
+      details: { reason: 'the storage engine is still starting' },
+    });
+    expect(attempts).toHaveLength(1);
+    attempts[0]!.resolve();
+    await readiness.ready;
+    expect(readiness.gate()).toBeNull();
+    expect(logged).toEqual([]);
+  });
+
+  it('waitMS 0: a request during the first attempt answers 503 without waiting for it', async () => {
+    const { readiness, attempts, settle } = harness(5000, 0);
+    await settle();
+    await expect(readiness.gate()).rejects.toMatchObject({ details: { reason: 'the storage engine is still starting' } });
+    attempts[0]!.reject(new Error('down'));
+    await expect(readiness.ready).rejects.toThrow('down');
+  });
+
+  it.each([
+    ['a connection string', 'bad uri mongodb+srv://app:p%40ss@cluster0.example.net/cms?retryWrites=true', 'bad uri mongodb+srv://***@cluster0.example.net/cms?retryWrites=true'],
+    ['an unencoded @ in the password', 'failed: mongodb://app:p@ss@db:27017/cms', 'failed: mongodb://***@db:27017/cms'],
+    ['a password parameter', 'mongodb://db/cms?authSource=admin&password=hunter2&w=1', 'mongodb://db/cms?authSource=admin&password=***&w=1'],
+    ['AWS credentials', 'mongodb://db/?authMechanismProperties=AWS_SESSION_TOKEN:abc&tlsCertificateKeyFilePassword=x', 'mongodb://db/?authMechanismProperties=***&tlsCertificateKeyFilePassword=***'],
+    ['several lines', 'first line\nsecond line', 'first line'],
+  ])('after a failure the log gives the cause, credentials redacted, and the 503 only that start-up failed: %s', async (_label, message, reason) => {
+    const { readiness, attempts, settle, logged } = harness();
+    await settle();
+    attempts[0]!.reject(new Error(message));
+    await expect(readiness.ready).rejects.toThrow();
+    await expect(readiness.gate()).rejects.toMatchObject({ message: 'Service Unavailable: the storage engine did not start', details: { reason: DID_NOT_START } });
+    expect(logged[0]).toContain(reason);
+    expect(logged[0]).not.toMatch(/hunter2|p%40ss|p@ss|abc|:x/);
   });
 });

@@ -9,7 +9,7 @@ const rows = [
 ];
 
 async function run(query: string): Promise<number[]> {
-  const engine = memoryEngine();
+  const engine = memoryEngine({ ephemeral: true });
   await engine.insertMany('files', rows);
   const { filter, options } = parseFilesQuery(query);
   return (await engine.find('files', filter, options)).map((r) => r.id as number);

@@ -1,7 +1,9 @@
 import type { Engine, Pipeline, Row } from '../../../lib/engine';
+import { indexesFor } from '../../../lib/engine/indexes';
 import { compileFind, compileFindOne, PIPELINE_OPERATORS } from '../../../lib/pipeline';
-import type { Query } from '../../../lib/query/types';
-import { article, asc, author, desc, pop, query, registry, run, seededEngine, through, where } from './fixtures';
+import type { FilterNode, Query } from '../../../lib/query/types';
+import { indexViolations } from '../../helpers/index-eligibility';
+import { article, asc, author, category, desc, pop, query, registry, runPage, seededEngine, through, where } from './fixtures';
 
 const A = article.attributes;
 
@@ -10,9 +12,9 @@ beforeAll(async () => {
   engine = await seededEngine();
 });
 
-async function titles(q: Query): Promise<{ titles: unknown[]; page: Row }> {
-  const [page] = await run(engine, article, compileFind(registry, article, q));
-  return { titles: (page!.data as Row[]).map((r) => r.title), page: page! };
+async function titles(q: Query): Promise<{ titles: unknown[]; page: { data: Row[]; total: number | undefined } }> {
+  const page = await runPage(engine, article, q, compileFind(registry, article, q));
+  return { titles: page.data.map((r) => r.title), page };
 }
 
 /** Every `$name` used as a key anywhere in the pipeline. */
@@ -28,28 +30,84 @@ function operatorsOf(value: unknown, found = new Set<string>()): Set<string> {
 }
 
 describe('compileFind: exact pipelines', () => {
-  it('scope, filter, sort with id tie-breaker, facet', () => {
-    const q = query(article, { filters: where(A, 'title', '$eq', 'Alpha'), sort: [desc('views')], fields: ['title'] });
-    expect(compileFind(registry, article, q)).toEqual([
+  it('scope, filter, sort with id tie-breaker, numbered page rows, the total through $unionWith', () => {
+    const q = query(article, { filters: where(A, 'title', '$eq', 'Alpha'), sort: [desc('views')], fields: ['title'], pagination: { kind: 'page', page: 3, pageSize: 10, withCount: true } });
+    const pipeline = compileFind(registry, article, q);
+    expect(pipeline).toEqual([
       { $match: { _status: 'published', locale: 'en', title: { $eq: 'Alpha' } } },
       { $sort: { views: -1, id: 1 } },
-      { $facet: {
-        data: [{ $skip: 0 }, { $limit: 25 }, { $project: { id: 1, documentId: 1, locale: 1, _status: 1, publishedAt: 1, title: 1 } }],
-        total: [{ $count: 'count' }],
-      } },
+      { $skip: 20 },
+      { $limit: 10 },
+      { $setWindowFields: { sortBy: { views: -1, id: 1 }, output: { __pos: { $documentNumber: {} } } } },
+      { $project: { id: 1, documentId: 1, locale: 1, _status: 1, publishedAt: 1, title: 1, __pos: 1 } },
+      { $unionWith: { coll: 'articles', pipeline: [{ $match: { _status: 'published', locale: 'en', title: { $eq: 'Alpha' } } }, { $count: '__total' }] } },
     ]);
+    // The count runs through the very same match stage objects (the memory engine reuses their row count).
+    expect((pipeline[6]!.$unionWith as { pipeline: object[] }).pipeline[0]).toBe(pipeline[0]);
   });
 
-  it('relation filter: an uncorrelated lookup, then $expr membership, temp field unset', () => {
+  it('relation filter: a correlated localField/foreignField lookup of at most one row, tested by $size', () => {
     const q = query(article, { filters: through(article, 'author', where(author.attributes, 'name', '$eq', 'Ann')), pagination: { kind: 'offset', start: 5, limit: 10, withCount: false } });
     expect(compileFind(registry, article, q)).toEqual([
       { $match: { _status: 'published', locale: 'en' } },
-      { $lookup: { from: 'authors', pipeline: [{ $match: { name: { $eq: 'Ann' } } }, { $project: { _id: 0, documentId: 1 } }], as: '__rf1' } },
-      { $match: { $expr: { $in: ['$author', '$__rf1.documentId'] } } },
+      { $lookup: {
+        from: 'authors', localField: 'author', foreignField: 'documentId',
+        pipeline: [{ $match: { name: { $eq: 'Ann' } } }, { $limit: 1 }, { $project: { _id: 1 } }], as: '__rf1',
+      } },
+      { $match: { $nor: [{ __rf1: { $size: 0 } }] } },
       { $unset: ['__rf1'] },
       { $sort: { id: 1 } },
-      { $facet: { data: [{ $skip: 5 }, { $limit: 10 }] } },
+      { $skip: 5 },
+      { $limit: 10 },
+      { $setWindowFields: { sortBy: { id: 1 }, output: { __pos: { $documentNumber: {} } } } },
     ]);
+    const counted = compileFind(registry, article, { ...q, pagination: { ...q.pagination, withCount: true } });
+    expect(counted.at(-1)).toEqual({ $unionWith: { coll: 'articles', pipeline: [...counted.slice(0, 4), { $count: '__total' }] } });
+  });
+
+  const C = category.attributes;
+  const F = registry.contentType('plugin::upload.file').attributes;
+  /** The stages after the scope `$match` up to the `$unset` of the relation filters' temp fields. */
+  const filterStages = (filters: FilterNode): Pipeline => {
+    const stages = compileFind(registry, article, query(article, { filters }));
+    return stages.slice(1, stages.findIndex((s) => '$unset' in s) + 1);
+  };
+  it.each<[string, () => FilterNode, Pipeline]>([
+    ['to-many, "no related row": no target $match beyond the scope (none here)',
+      () => through(article, 'categories', where(C, 'id', '$null', true)),
+      [
+        { $lookup: { from: 'categories', localField: 'categories', foreignField: 'documentId', pipeline: [{ $limit: 1 }, { $project: { _id: 1 } }], as: '__rf1' } },
+        { $match: { __rf1: { $size: 0 } } },
+      ]],
+    ['media: joined on the file id',
+      () => through(article, 'cover', where(F, 'name', '$eq', 'b.png')),
+      [
+        { $lookup: { from: 'files', localField: 'cover', foreignField: 'id', pipeline: [{ $match: { name: { $eq: 'b.png' } } }, { $limit: 1 }, { $project: { _id: 1 } }], as: '__rf1' } },
+        { $match: { $nor: [{ __rf1: { $size: 0 } }] } },
+      ]],
+    ['media inside a component: the dotted path is the localField',
+      () => ({ type: 'component', field: 'seo', attribute: A.seo, where: through(registry.component('shared.seo') as never, 'shareImage', where(F, 'name', '$eq', 'b.png')) }) as FilterNode,
+      [
+        { $lookup: { from: 'files', localField: 'seo.shareImage', foreignField: 'id', pipeline: [{ $match: { name: { $eq: 'b.png' } } }, { $limit: 1 }, { $project: { _id: 1 } }], as: '__rf1' } },
+        { $match: { $nor: [{ __rf1: { $size: 0 } }] } },
+      ]],
+    ['nested, through a mappedBy side (documentId against the owning field, every locale), $not of it',
+      () => ({ type: 'not', child: through(article, 'author', through(author, 'articles', where(A, 'title', '$eq', 'x'))) }),
+      [
+        { $lookup: { from: 'authors', localField: 'author', foreignField: 'documentId', pipeline: [
+          { $lookup: { from: 'articles', localField: 'documentId', foreignField: 'author', pipeline: [{ $match: { _status: 'published' } }, { $match: { title: { $eq: 'x' } } }, { $limit: 1 }, { $project: { _id: 1 } }], as: '__rf2' } },
+          { $match: { $nor: [{ __rf2: { $size: 0 } }] } },
+          { $limit: 1 }, { $project: { _id: 1 } },
+        ], as: '__rf1' } },
+        { $match: { __rf1: { $size: 0 } } },
+      ]],
+  ])('relation filter shape: %s', (_name, filters, expected) => {
+    const stages = filterStages(filters());
+    expect(stages.slice(0, -1)).toEqual(expected);
+    expect(stages[stages.length - 1]).toEqual({ $unset: expected.filter((s) => s.$lookup).map((s) => (s.$lookup as Row).as) });
+    // Every join is an index seek on MongoDB: localField/foreignField, the foreign field leading a declared index.
+    const declared = new Map(indexesFor(registry).map((c) => [c.name, c.indexes]));
+    expect(indexViolations('articles', stages, declared)).toEqual([]);
   });
 
   it('findOne: relations join with localField/foreignField, relation order from the stored array', () => {
@@ -111,7 +169,7 @@ describe('compileFind: exact pipelines', () => {
       locale: '*',
     });
     const used = operatorsOf([compileFind(registry, article, q), compileFindOne(registry, registry.contentType('api::category.category'), query(registry.contentType('api::category.category'), { populate: { children: pop(C, 'children') } }), {})] as Pipeline[]);
-    const known = new Set<string>([...PIPELINE_OPERATORS.stage, ...PIPELINE_OPERATORS.query, ...PIPELINE_OPERATORS.expression]);
+    const known = new Set<string>([...PIPELINE_OPERATORS.stage, ...PIPELINE_OPERATORS.query, ...PIPELINE_OPERATORS.expression, ...PIPELINE_OPERATORS.window]);
     expect([...used].filter((op) => !known.has(op))).toEqual([]);
   });
 });
@@ -133,25 +191,37 @@ describe('compileFind: sort and pagination (run on the memory engine)', () => {
   it('page pagination skips (page - 1) * pageSize and counts', async () => {
     const { titles: t, page } = await titles(query(article, { pagination: { kind: 'page', page: 2, pageSize: 1, withCount: true } }));
     expect(t).toEqual(['beta 50%']);
-    expect(page.total).toEqual([{ count: 3 }]);
+    expect(page.total).toBe(3);
   });
 
   it('offset pagination uses start/limit; withCount false has no total', async () => {
     const { titles: t, page } = await titles(query(article, { pagination: { kind: 'offset', start: 1, limit: 5, withCount: false } }));
     expect(t).toEqual(['beta 50%', 'Gamma_x']);
-    expect(page).not.toHaveProperty('total');
+    expect(page.total).toBeUndefined();
   });
 
-  it('an empty result: no data, a total of 0 (MongoDB gives total [], mingo [{ count: 0 }])', async () => {
-    const { page } = await titles(query(article, { filters: where(A, 'views', '$gt', 1000) }));
-    expect(page.data).toEqual([]);
-    expect((page.total as { count: number }[])[0]?.count ?? 0).toBe(0);
+  it('an empty result: no row, no total document ($count outputs nothing, as on MongoDB), a total of 0', async () => {
+    const q = query(article, { filters: where(A, 'views', '$gt', 1000) });
+    expect(await engine.aggregate('articles', compileFind(registry, article, q))).toEqual([]);
+    const { page } = await titles(q);
+    expect(page).toEqual({ data: [], total: 0 });
+  });
+
+  it('a page past the end: no row, the total still counted', async () => {
+    const { page } = await titles(query(article, { pagination: { kind: 'offset', start: 50, limit: 5, withCount: true } }));
+    expect(page).toEqual({ data: [], total: 3 });
+  });
+
+  it('each page row is its own document numbered by __pos; the total is one more document', async () => {
+    const q = query(article, { sort: [desc('views')], pagination: { kind: 'offset', start: 1, limit: 2, withCount: true } });
+    const docs = await engine.aggregate('articles', compileFind(registry, article, q));
+    expect(docs.map((d) => [d.title, d.__pos, d.__total])).toEqual([['beta 50%', 1, undefined], ['Alpha', 2, undefined], [undefined, undefined, 3]]);
   });
 
   it('options.match narrows the scope without overwriting a filter on the same key', async () => {
     const q = query(article, { filters: where(A, 'documentId', '$in', ['a1', 'a2']) });
-    const [page] = await run(engine, article, compileFind(registry, article, q, { match: { documentId: 'a2' } }));
-    expect((page!.data as Row[]).map((r) => r.title)).toEqual(['beta 50%']);
+    const page = await runPage(engine, article, q, compileFind(registry, article, q, { match: { documentId: 'a2' } }));
+    expect(page.data.map((r) => r.title)).toEqual(['beta 50%']);
   });
 
   it('locale=* lists every locale; status=draft the drafts', async () => {

@@ -2,7 +2,7 @@ import type { Engine } from '../../../lib/engine';
 import { compileFind } from '../../../lib/pipeline';
 import type { FilterNode } from '../../../lib/query/types';
 import type { ContentType } from '../../../lib/schema';
-import { article, author, category, query, registry, run, seededEngine, through, where } from './fixtures';
+import { article, author, category, query, registry, runPage, seededEngine, through, where } from './fixtures';
 
 const A = article.attributes;
 const seo = registry.component('shared.seo');
@@ -16,8 +16,9 @@ beforeAll(async () => {
 });
 
 async function titles(filters: FilterNode, ct: ContentType = article, field = 'title'): Promise<unknown[]> {
-  const [page] = await run(engine, ct, compileFind(registry, ct, query(ct, { filters })));
-  return (page!.data as Record<string, unknown>[]).map((r) => r[field]);
+  const q = query(ct, { filters });
+  const page = await runPage(engine, ct, q, compileFind(registry, ct, q));
+  return page.data.map((r) => r[field]);
 }
 
 // Published en articles: Alpha (views 10), beta 50% (20), Gamma_x (30).

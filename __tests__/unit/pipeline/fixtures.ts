@@ -1,6 +1,7 @@
 import { memoryEngine, type Engine, type Pipeline, type Row } from '../../../lib/engine';
 import type { FilterNode, FilterOperator, PopulateMap, PopulateNode, Query, SortItem } from '../../../lib/query/types';
 import type { ContentType, Registry, ScalarAttribute } from '../../../lib/schema';
+import { readPage } from '../../../lib/pipeline';
 import { loadBlogRegistry } from '../../helpers/blog-registry';
 
 export const registry: Registry = loadBlogRegistry();
@@ -43,7 +44,7 @@ const articles: Row[] = [
 
 /** A memory engine holding the small data set above (rows per docs/storage-model.md). */
 export async function seededEngine(): Promise<Engine> {
-  const engine = memoryEngine();
+  const engine = memoryEngine({ ephemeral: true });
   await engine.insertMany('files', files);
   await engine.insertMany('authors', authors);
   await engine.insertMany('categories', categories);
@@ -57,6 +58,12 @@ export async function run(engine: Engine, ct: ContentType, pipeline: Pipeline): 
   const rows = await engine.aggregate(ct.collectionName, pipeline);
   expect(engine.stats.aggregate).toBe(before + 1);
   return rows;
+}
+
+/** Runs a compileFind pipeline (one aggregate call) and splits its result: the page rows in order and the total. */
+export async function runPage(engine: Engine, ct: ContentType, q: Query, pipeline: Pipeline): Promise<{ data: Row[]; total: number | undefined }> {
+  const { rows, total } = readPage(await run(engine, ct, pipeline), q.pagination.withCount);
+  return { data: rows, total };
 }
 
 /** A query with Strapi's defaults (published, page 1 of 25 with count, every field, nothing populated). */

@@ -2,7 +2,7 @@ import type { Engine, Row } from '../../../lib/engine';
 import { compileFind, compileFindOne } from '../../../lib/pipeline';
 import type { PopulateMap, Query } from '../../../lib/query/types';
 import type { ContentType } from '../../../lib/schema';
-import { article, asc, author, category, pop, query, registry, run, seededEngine } from './fixtures';
+import { article, asc, author, category, pop, query, registry, run, runPage, seededEngine } from './fixtures';
 
 const A = article.attributes;
 const seoAttrs = registry.component('shared.seo').attributes;
@@ -108,8 +108,8 @@ describe('populate (run on the memory engine)', () => {
 
   it('populates on list pages only', async () => {
     const q = query(article, { populate: { author: pop(A, 'author') }, pagination: { kind: 'page', page: 1, pageSize: 2, withCount: true } });
-    const [page] = await run(engine, article, compileFind(registry, article, q));
-    expect((page!.data as Row[]).map((r) => (r.author as Row | null)?.name)).toEqual(['Ann Archer', 'Bob Brown']);
-    expect(page!.total).toEqual([{ count: 3 }]);
+    const page = await runPage(engine, article, q, compileFind(registry, article, q));
+    expect(page.data.map((r) => (r.author as Row | null)?.name)).toEqual(['Ann Archer', 'Bob Brown']);
+    expect(page.total).toBe(3);
   });
 });

@@ -73,6 +73,9 @@ describe('parseFilters: accepted forms', () => {
     ['filters[author][name][$eq]=Ann', { relation: 'author', target: 'api::author.author', where: ['name', '$eq', 'Ann'] }],
     ['filters[author]=3', { relation: 'author', target: 'api::author.author', where: ['id', '$eq', 3] }],
     ['filters[categories][id][$null]=true', { relation: 'categories', target: 'api::category.category', where: ['id', '$null', true] }],
+    ['filters[categories][$null]=true', { relation: 'categories', target: 'api::category.category', where: ['id', '$null', true] }],
+    ['filters[author][$notNull]=true', { relation: 'author', target: 'api::author.author', where: ['id', '$notNull', true] }],
+    ['filters[cover][$null]=false', { relation: 'cover', target: 'plugin::upload.file', where: ['id', '$null', false] }],
     ['filters[categories][parent][slug][$eq]=tech', { relation: 'categories', target: 'api::category.category', where: { relation: 'parent', target: 'api::category.category', where: ['slug', '$eq', 'tech'] } }],
     ['filters[cover][name][$eq]=large.png', { relation: 'cover', target: 'plugin::upload.file', where: ['name', '$eq', 'large.png'] }],
     ['filters[seo][metaTitle][$containsi]=answer', { component: 'seo', where: ['metaTitle', '$containsi', 'answer'] }],
@@ -98,7 +101,7 @@ describe('parseFilters: refused', () => {
     ['filters[createdBy][id][$eq]=1', invalidKey('createdBy', 'createdBy', 'filters')],
     ['filters[blocks][$null]=true', invalidKey('blocks', 'blocks', 'filters')],
     ['filters[categories][nope]=1', invalidKey('nope', 'categories', 'filters')],
-    ['filters[author][$null]=true', invalidKey('$null', 'author', 'filters')],
+    ['filters[author][$null]=true&filters[author][name]=x', invalidKey('$null', 'author', 'filters')],
     ['filters[$eq]=1', invalidKey('$eq', null, 'filters')],
   ])('%s', (raw, expected) => {
     expect(parseError(raw)).toEqual(expected);

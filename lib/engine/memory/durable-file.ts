@@ -1,4 +1,4 @@
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Row } from '../types';
 import { decodeRecords, encodeRecord, type JournalOp, type JournalRecord } from './journal-record';
@@ -25,8 +25,9 @@ export class DurableFile {
     private readonly snapshotBytes: number,
   ) {}
 
-  /** Loads the snapshot, reads the journal's valid prefix, and cuts off a torn tail. */
+  /** Creates the file's folder if needed, loads the snapshot, reads the journal's valid prefix, cuts off a torn tail. */
   static async open(path: string, snapshotBytes: number): Promise<{ file: DurableFile; state: LoadedState }> {
+    await mkdir(dirname(path), { recursive: true });
     const snapshot = await readSnapshot(path);
     const journalPath = `${path}.journal`;
     const buffer = await readFile(journalPath).catch((error: NodeJS.ErrnoException) => {

@@ -3,10 +3,12 @@ import createDebug from 'debug';
 import { Query, update as mingoUpdate } from 'mingo';
 import type { AggregateOptions, Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
 import { deepCopy } from './deep-copy';
+import { assertDocumentSizes, checkDocumentLimit } from './document-size';
 import { DurableFile } from './durable-file';
 import { createFastLookup } from './fast-lookup';
 import { replayRecord, type JournalOp } from './journal-record';
 import { MemoryCollection } from './memory-collection';
+import { checkMemoryEngineOptions, warnIfMemoryOnly, type MemoryEngineOptions } from './memory-engine-options';
 import { createContext } from './mingo-runtime';
 import { compileRowTest } from './match-rows';
 import { createObjectId } from './object-id';
@@ -16,15 +18,7 @@ import { selectCandidates } from './select-candidates';
 
 const debug = createDebug('content-router:engine:memory');
 
-export interface MemoryEngineOptions {
-  /**
-   * Makes the engine durable: a snapshot at `file` and an append-only journal at `file.journal`
-   * (see docs/engines.md). Without it, data lives only as long as the process.
-   */
-  file?: string;
-  /** Journal size (bytes) after which a snapshot is written and the journal emptied. Default 16 MiB. */
-  snapshotBytes?: number;
-}
+export type { MemoryEngineOptions } from './memory-engine-options';
 
 /** The collection holding the integer id sequences: `{ _id: <collection>, seq }`. */
 export const COUNTERS = 'counters';
@@ -45,10 +39,11 @@ const noop = (): void => undefined;
  * acknowledged write is fsynced to a journal first.
  *
  * @example
- * createContentRouter({ contentTypes, engine: memoryEngine() })
  * createContentRouter({ contentTypes, engine: memoryEngine({ file: './data/content.db' }) })
+ * createContentRouter({ contentTypes, engine: memoryEngine({ ephemeral: true }) }) // tests: no warning
  */
 export function memoryEngine(options: MemoryEngineOptions = {}): Engine {
+  checkMemoryEngineOptions(options);
   return new MemoryEngine(options);
 }
 
@@ -63,8 +58,10 @@ class MemoryEngine implements Engine {
   private active: Promise<unknown> | null = null;
   private loading: Promise<void> | null = null;
   private file: DurableFile | null = null;
+  private warned = false;
 
   constructor(private readonly options: MemoryEngineOptions) {
+    checkDocumentLimit(options.maxDocumentBytes);
     this.mingoOptions = {
       idKey: '_id',
       scriptEnabled: false,
@@ -75,6 +72,7 @@ class MemoryEngine implements Engine {
   }
 
   async init(collections: readonly { name: string; indexes: readonly IndexSpec[] }[]): Promise<void> {
+    this.warnIfMemoryOnly();
     await this.ready();
     for (const c of collections) this.collection(c.name).setIndexes(c.indexes);
   }
@@ -84,6 +82,7 @@ class MemoryEngine implements Engine {
     this.stats.aggregate++;
     const readOnly = options.readOnly === true;
     const result = withRowMeter(options.maxJoinedRows, () => runOwned(this.runtime, this.collection(collection), pipeline, readOnly));
+    if (this.options.maxDocumentBytes !== undefined) assertDocumentSizes(collection, result.rows, this.options.maxDocumentBytes);
     if (options.onRow) for (const row of result.rows) options.onRow(row);
     if (result.owned) return result.rows;
     return readOnly ? result.rows.slice() : deepCopy(result.rows);
@@ -257,6 +256,12 @@ class MemoryEngine implements Engine {
 
   private *entries(): Generator<[string, readonly Row[]]> {
     for (const [name, col] of this.collections) yield [name, col.all()];
+  }
+
+  /** Once per engine, at startup: a host that forgot `engine` (or `file`) would lose everything on restart. */
+  private warnIfMemoryOnly(): void {
+    if (!this.warned) warnIfMemoryOnly(this.options);
+    this.warned = true;
   }
 
   /** Loads the file once; a failed load is forgotten, so that the next call (a retried `init`) tries again. */

@@ -5,8 +5,9 @@ import { compileRowTest, isPlainField } from './match-rows';
 import type { MemoryCollection } from './memory-collection';
 import { mingoStages, type QueryOptions } from './mingo-runtime';
 import { slimAddFields } from './slim-stages';
-import { limitStage, minMaxStage, projectRefsStage } from './sort-key-stages';
+import { minMaxStage, projectRefsStage } from './sort-key-stages';
 import { firstSorted, planSort } from './sort-rows';
+import { windowStage } from './window-stage';
 
 /** Variables bound by enclosing `$lookup`s (`let`). */
 export type Vars = Readonly<Record<string, unknown>>;
@@ -36,6 +37,8 @@ export interface StageContext {
   copyRows(rows: readonly Row[]): Row[];
   /** A fresh array of stored rows made by the caller: kept as it is for a reader, deep copies otherwise. */
   adoptRows(rows: Row[]): Row[];
+  /** Whether the caller only reads the result (AggregateOptions.readOnly): rows may then be shared. */
+  readonly readOnly?: boolean;
   /** Compiles a `$lookup` stage, or returns null to leave it to mingo (see populate-lookup). */
   lookup(cx: StageContext, expr: Record<string, unknown>): StageFn | null;
   /**
@@ -52,7 +55,7 @@ export interface StageContext {
  * mingo's exact result: plain `$match`es (match-rows), `$match` on `$expr` `$eq`/`$ne` between a top-level field
  * and a variable when both sides are strings or finite numbers, `$sort` (sort-rows), `$addFields`/`$set` of
  * `{ $ifNull: [{ $arrayElemAt: ['$f', 0] }, null | { count: 0 }] }` on arrays, `$unset` of top-level fields,
- * `$project` of top-level fields and correlated `$lookup`s (see {@link StageContext.lookup}). Anything else, and any row outside those cases, runs
+ * `$project` of top-level fields, `$limit`, `$setWindowFields` numbering rows (window-stage) and correlated `$lookup`s (see {@link StageContext.lookup}). Anything else, and any row outside those cases, runs
  * in mingo with the enclosing variables.
  *
  * @example
@@ -83,11 +86,12 @@ function compileStage(cx: StageContext, stage: Record<string, unknown>): StageFn
     ?? ((rows, _owned, vars) => ({ rows: mingoStages(cx.options, [stage], rows, vars), owned: false }));
   const fn = name === '$match' ? matchStage(cx, body)
     : name === '$sort' ? sortStage(body)
-    : name === '$limit' ? limitStage(body)
     : name === '$addFields' || name === '$set' ? addFieldsStage(cx, body) ?? (isObject(body) ? minMaxStage(body, cx.copyRow) : null)
     : name === '$unset' ? unsetStage(cx, body)
     : name === '$project' ? projectStage(body) ?? (isObject(body) ? projectRefsStage(body) : null)
+    : name === '$limit' ? limitStage(body)
     : name === '$lookup' && isObject(body) ? cx.lookup(cx, body)
+    : name === '$setWindowFields' ? windowStage(cx, body)
     : null;
   if (!fn) return fallback;
   // Every stage recognised above maps each row to at most one row: no rows in, none out (mingo is not started).
@@ -184,6 +188,12 @@ function addFieldsStage(cx: StageContext, body: unknown): PartialStage | null {
     }
     return { rows: out, owned: true };
   };
+}
+
+/** `$limit` by a positive integer (what MongoDB accepts): the first rows, in order. */
+function limitStage(body: unknown): PartialStage | null {
+  if (typeof body !== 'number' || !Number.isSafeInteger(body) || body <= 0) return null;
+  return (rows, owned) => ({ rows: rows.slice(0, body), owned });
 }
 
 /** `$unset` of top-level fields: the other keys keep their order. */

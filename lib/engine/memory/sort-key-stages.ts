@@ -5,19 +5,11 @@ import { isPlainField } from './match-rows';
 /** A stage that may decline a particular input (null: run it in mingo). Mirrors row-stages' PartialStage. */
 type Partial = (rows: readonly Row[], owned: boolean) => { rows: Row[]; owned: boolean } | null;
 
-/**
- * The stages of a relation sort key and of a bounded populate join (pipeline/compile-sort, compile-populate), run
- * without mingo: on a sort by `author.name` they run once per matched row, and mingo sets up its options on every
- * call (a copy of its operator tables), which made such a sort over 100,000 rows take seconds.
- * `{ $limit: n }` (a positive integer): the first n rows.
- *
- * @example
- * limitStage(1)!([a, b], true) // { rows: [a], owned: true }
+/*
+ * The stages of a relation sort key (pipeline/compile-sort), run without mingo: on a sort by `author.name` they run
+ * once per matched row, and mingo sets up its options on every call (a copy of its operator tables), which made
+ * such a sort over 100,000 rows take seconds. (`$limit` is row-stages' own.)
  */
-export function limitStage(body: unknown): Partial | null {
-  if (typeof body !== 'number' || !Number.isInteger(body) || body <= 0) return null;
-  return (rows, owned) => ({ rows: rows.length <= body ? (rows as Row[]) : rows.slice(0, body), owned });
-}
 
 /**
  * `$project` of `{ _id: 0, <name>: '$<field>', ... }` (top-level fields): the manual's computed field, absent when

@@ -9,6 +9,7 @@ import { loadMongoose, type Mongoose } from './load-mongoose';
 import { mapMongoError } from './map-mongo-error';
 import { assertMaxTimeMS, timeLimitOption, withReadLimits } from './read-time-limit';
 import { DEFAULT_TRANSACTION_RETRY_MS, runTransaction } from './run-transaction';
+import { trailingUnion } from './trailing-union';
 import { assertTransactionsOption, checkTransactions } from './transaction-support';
 
 /**
@@ -36,8 +37,9 @@ export interface MongoEngineOptions {
    * `true` (default): every write runs in a MongoDB transaction, and a deployment without transactions (a
    * standalone `mongod`) is refused at start-up (`router.ready` rejects, saying how to run a one-node replica set).
    * `false`: UNSAFE, writes run without transactions (a failing write keeps what it wrote before failing;
-   * uniqueness and single types are only as safe as the unique indexes make them); a process warning
-   * (`CONTENT_ROUTER_UNSAFE_WRITES`) is emitted at start-up.
+   * uniqueness still holds through the unique indexes, but two concurrent first writes of a single type can
+   * both succeed); a process warning
+   * (`CR_UNSAFE_WRITES`) is emitted at start-up.
    */
   transactions?: boolean;
   /**
@@ -108,20 +110,31 @@ class MongoEngine implements Engine {
     }
   }
 
-  /** Reads the cursor row by row (AggregateOptions.onRow may stop it: the loop's exit closes the cursor). */
+  /**
+   * Reads the cursor row by row: AggregateOptions.onRow may stop it (the loop's exit closes the cursor); the
+   * server's time (`maxTimeMS`) and size errors become ReadLimitErrors (read-time-limit).
+   */
   async aggregate(collection: string, pipeline: Pipeline, options: AggregateOptions = {}): Promise<Row[]> {
     this.stats.aggregate++;
     const { db } = await this.ready();
-    const cursor = db.collection(collection).aggregate<Row>(pipeline, { ...this.sessionOption(), ...this.timeLimit() });
-    return this.timed(async () => {
-      const rows: Row[] = [];
-      for await (const doc of cursor) {
+    const settings = { ...this.sessionOption(), ...this.timeLimit(), ...(options.allowDiskUse === true ? { allowDiskUse: true } : {}) };
+    const rows: Row[] = [];
+    const run = (name: string, stages: Pipeline) => (): Promise<Row[]> => this.timed(async () => {
+      for await (const doc of db.collection(name).aggregate<Row>(stages, settings)) {
         const row = fromBson(doc);
         options.onRow?.(row);
         rows.push(row);
       }
       return rows;
     });
+    // "An aggregation pipeline cannot use $unionWith inside transactions"
+    // (https://www.mongodb.com/docs/manual/reference/operator/aggregation/unionWith/, Restrictions): in one, a
+    // trailing $unionWith (a list's total) runs as a second aggregate of the same session and snapshot, its
+    // documents appended, which is what $unionWith outputs.
+    const union = settings.session ? trailingUnion(pipeline) : null;
+    if (!union) return this.mapped(collection, run(collection, pipeline));
+    await this.mapped(collection, run(collection, pipeline.slice(0, -1)));
+    return this.mapped(union.coll, run(union.coll, union.pipeline));
   }
 
   async find(collection: string, filter: Filter, options: FindOptions = {}): Promise<Row[]> {

@@ -24,14 +24,14 @@ export function assertMaxTimeMS(ms: unknown): void {
 const BSON_LIMIT = 16 * 1024 * 1024;
 
 /**
- * Server errors of a read whose result outgrew the server's limits: a result document over the 16 MB BSON limit
- * (BSONObjectTooLarge, 10334), the 100 MB a `$lookup` (4568) or a `$facet` (4031700) may build, a stage over its
- * memory limit (ExceededMemoryLimit 146, QueryExceededMemoryLimitNoDiskUseAllowed 292): "each document in the
- * result set is subject to the BSON Document Size limit" and stages have memory limits
- * (https://www.mongodb.com/docs/manual/core/aggregation-pipeline-limits/). The request's shape is what is too
- * large (the join budget keeps legitimate reads far below), so it is a 400, not a 500.
+ * Server errors of a read whose work outgrew the server's limits: the 100 MB a `$lookup` (4568) or a `$facet`
+ * (4031700) may build, a stage over its memory limit (ExceededMemoryLimit 146, QueryExceededMemoryLimitNoDiskUseAllowed
+ * 292): stages have memory limits (https://www.mongodb.com/docs/manual/core/aggregation-pipeline-limits/). The
+ * request's shape is what is too large (the join budget keeps legitimate reads far below), so it is a 400, not a
+ * 500. A result document over the 16 MB BSON limit (BSONObjectTooLarge, 10334) is map-mongo-error's
+ * DocumentTooLargeError.
  */
-const SIZE_ERRORS = new Set<unknown>([10334, 4568, 4031700, 146, 292, 'BSONObjectTooLarge', 'ExceededMemoryLimit', 'QueryExceededMemoryLimitNoDiskUseAllowed']);
+const SIZE_ERRORS = new Set<unknown>([4568, 4031700, 146, 292, 'ExceededMemoryLimit', 'QueryExceededMemoryLimitNoDiskUseAllowed']);
 
 /**
  * The server's MaxTimeMSExpired (code 50, also as a `codeName`) as a ReadLimitError('time'), its size errors

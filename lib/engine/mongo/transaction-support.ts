@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../../errors';
+import { ConfigurationError, emitWarning } from '../../errors';
 
 /** The part of a driver `Db` the start-up check uses. */
 export interface HelloDb {
@@ -6,7 +6,7 @@ export interface HelloDb {
 }
 
 /** The code of the warning emitted when a host turns transactions off. */
-export const UNSAFE_WRITES_WARNING = 'CONTENT_ROUTER_UNSAFE_WRITES';
+export const UNSAFE_WRITES_WARNING = 'CR_UNSAFE_WRITES';
 
 /**
  * The message `router.ready` rejects with on a deployment without transactions. The manual: standalone servers
@@ -35,10 +35,10 @@ export const STANDALONE_MESSAGE =
  */
 export async function checkTransactions(db: HelloDb, transactions: boolean | undefined): Promise<boolean> {
   if (transactions === false) {
-    process.emitWarning(
+    emitWarning(
+      UNSAFE_WRITES_WARNING,
       'mongoEngine({ transactions: false }): writes run WITHOUT transactions. A write that fails half-way keeps '
-      + 'what it wrote before failing, and concurrent writes can break uniqueness and single types. Use a replica set.',
-      { type: 'UnsafeWritesWarning', code: UNSAFE_WRITES_WARNING },
+      + 'what it wrote before failing, and two concurrent first writes of a single type can create two documents. Use a replica set.',
     );
     return false;
   }

@@ -1,3 +1,4 @@
+import { canonicalBigInteger } from '../big-integer';
 import type { Attribute, Attributes, Registry } from '../types';
 import { copyJson, isPlainObject, ownAttribute } from './model-lookup';
 import { parseDate, parseDateTime, parseTime } from './parse-temporal';
@@ -13,7 +14,7 @@ function convertScalar(type: string, value: unknown): unknown {
     case 'timestamp':
       return parseDateTime(value);
     case 'biginteger':
-      return typeof value === 'number' ? String(value) : String(value).replace(/^(-?)0+(?=\d)/, '$1');
+      return typeof value === 'number' ? canonicalBigInteger(value) : canonicalBigInteger(String(value));
     default:
       return copyJson(value);
   }

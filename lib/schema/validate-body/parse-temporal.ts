@@ -8,8 +8,20 @@ const ISO_DATE_TIME =
 const isValidDate = (value: unknown): value is Date => value instanceof Date && !Number.isNaN(value.getTime());
 
 function validDay(year: number, month: number, day: number): boolean {
-  const d = new Date(Date.UTC(year, month - 1, day));
+  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0-99 to 1900-1999.
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
   return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
+
+/**
+ * Dates and date-times are stored as ISO strings, compared and sorted as strings (by code units on MongoDB,
+ * https://www.mongodb.com/docs/manual/reference/bson-type-comparison-order/): that is time order only for
+ * four-digit years. `toISOString` writes other years as `+010000` / `-000001`, so they are refused.
+ */
+function checkYear(date: Date): void {
+  const year = date.getUTCFullYear();
+  if (year < 0 || year > 9999) throw new ValidationError('Invalid date: the year must be from 0000 to 9999', {});
 }
 
 /**
@@ -17,7 +29,10 @@ function validDay(year: number, month: number, day: number): boolean {
  * date; anything else is `400 Invalid format, expected yyyy-MM-dd` (details `{}`).
  */
 export function parseDate(value: unknown): string {
-  if (isValidDate(value)) return value.toISOString().slice(0, 10);
+  if (isValidDate(value)) {
+    checkYear(value);
+    return value.toISOString().slice(0, 10);
+  }
   const found = typeof value === 'string' ? PARTIAL_DATE.exec(value) : null;
   if (!found) throw new ValidationError('Invalid format, expected yyyy-MM-dd', {});
   if (!validDay(Number(found[1]), Number(found[2]), Number(found[3]))) throw new ValidationError('Invalid date', {});
@@ -56,5 +71,6 @@ export function parseDateTime(value: unknown): string {
     return fail();
   }
   if (Number.isNaN(date.getTime())) return fail();
+  checkYear(date);
   return date.toISOString();
 }

@@ -1,0 +1,55 @@
+import { ConfigurationError, emitWarning } from '../../errors';
+
+/** Options of `memoryEngine()`; see docs/engines.md. */
+export interface MemoryEngineOptions {
+  /**
+   * Makes the engine durable: a snapshot at `file` and an append-only journal at `file.journal`
+   * (see docs/engines.md). Without it, data lives only as long as the process.
+   */
+  file?: string;
+  /** Journal size (bytes) after which a snapshot is written and the journal emptied. Default 16 MiB. */
+  snapshotBytes?: number;
+  /**
+   * `true` says "in memory only, on purpose" (tests, demos): no `CR_MEMORY_ONLY` warning at startup. Without
+   * `file` and without it, `init` warns that the data is lost when the process ends. Cannot be combined with `file`.
+   */
+  ephemeral?: boolean;
+  /**
+   * Fails an `aggregate` whose result holds a document over this BSON size (bytes), as MongoDB does over its
+   * 16 MiB limit (`MONGODB_MAX_DOCUMENT_BYTES`; BSONObjectTooLarge): tests see what MongoDB would refuse.
+   * Measured with `bson`'s `calculateObjectSize` (the optional peer dependency `bson` must be installed).
+   * Default: no check.
+   */
+  maxDocumentBytes?: number;
+}
+
+/**
+ * Rejects options that contradict each other (CR_INVALID_OPTIONS).
+ *
+ * @example
+ * checkMemoryEngineOptions({ file: './data/content.db', ephemeral: true }); // throws
+ */
+export function checkMemoryEngineOptions(options: MemoryEngineOptions): void {
+  if (options.ephemeral !== undefined && typeof options.ephemeral !== 'boolean') {
+    throw new ConfigurationError('CR_INVALID_OPTIONS', 'memoryEngine: `ephemeral` must be a boolean');
+  }
+  if (options.ephemeral === true && options.file !== undefined) {
+    throw new ConfigurationError('CR_INVALID_OPTIONS', 'memoryEngine: `file` (durable) and `ephemeral: true` (memory only) exclude each other');
+  }
+}
+
+/**
+ * Emits `CR_MEMORY_ONLY` when the engine keeps its data in memory only without saying so (`ephemeral: true`): a
+ * host that forgot `engine` (or `file`) would otherwise lose everything on restart without a word.
+ *
+ * @example
+ * warnIfMemoryOnly({}); // (node:1234) [CR_MEMORY_ONLY] ContentRouterWarning: memoryEngine() without `file` ...
+ */
+export function warnIfMemoryOnly(options: MemoryEngineOptions): void {
+  if (options.file !== undefined || options.ephemeral === true) return;
+  emitWarning(
+    'CR_MEMORY_ONLY',
+    'memoryEngine() without `file` keeps the data in memory only: it is lost when the process ends. Use ' +
+      "memoryEngine({ file: './data/content.db' }) or mongoEngine(), or memoryEngine({ ephemeral: true }) when that is on purpose.",
+  );
+}

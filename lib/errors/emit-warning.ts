@@ -1,0 +1,24 @@
+/**
+ * The start-up warnings of content-router. Each has a stable code, listed in `docs/errors.md`:
+ * - `CR_AUTH_OPEN`: `auth: { public: 'all' }` lets every caller do everything;
+ * - `CR_MEMORY_ONLY`: a `memoryEngine()` without `file` (nor `ephemeral: true`) loses its data on restart;
+ * - `CR_UNSAFE_WRITES`: `mongoEngine({ transactions: false })` writes without transactions.
+ */
+export type WarningCode = 'CR_AUTH_OPEN' | 'CR_MEMORY_ONLY' | 'CR_UNSAFE_WRITES';
+
+/** The `name` of every warning this library emits (`warning.name` in a `process.on('warning')` listener). */
+export const WARNING_TYPE = 'ContentRouterWarning';
+
+/**
+ * Emits a start-up warning with `process.emitWarning`, not `console.warn`: Node prints it on stderr by default
+ * (`(node:1234) [CR_AUTH_OPEN] ContentRouterWarning: ...`), a host routes it to its own logger with
+ * `process.on('warning', ...)`, and it carries a code a host can filter on (`--disable-warning=CR_MEMORY_ONLY`)
+ * instead of a line of text written behind the host's back. Tests observe it with
+ * `jest.spyOn(process, 'emitWarning')`.
+ *
+ * @example
+ * emitWarning('CR_MEMORY_ONLY', 'memoryEngine() keeps data in memory only ...');
+ */
+export function emitWarning(code: WarningCode, message: string): void {
+  process.emitWarning(message, { type: WARNING_TYPE, code });
+}

@@ -13,6 +13,7 @@ import { createContext } from './mingo-runtime';
 import { createObjectId } from './object-id';
 import { runOwned, type PipelineRuntime } from './run-pipeline';
 import { selectCandidates } from './select-candidates';
+import { orderRows } from './sort-rows';
 
 const debug = createDebug('content-router:engine:memory');
 
@@ -89,8 +90,10 @@ class MemoryEngine implements Engine {
     await this.readable();
     this.stats.find++;
     const source = selectCandidates(this.collection(collection), filter);
-    let cursor = new Query(filter, this.mingoOptions).find<Row>(source, options.projection);
-    if (options.sort) cursor = cursor.sort(options.sort);
+    // Sorted before the projection, in MongoDB's order (sort-rows), as a find's sort is.
+    const query = new Query(filter, this.mingoOptions);
+    const sorted = options.sort && orderRows(query.find<Row>(source).all(), options.sort, this.mingoOptions);
+    let cursor = sorted ? new Query({}, this.mingoOptions).find<Row>(sorted, options.projection) : query.find<Row>(source, options.projection);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
     return deepCopy(cursor.all());

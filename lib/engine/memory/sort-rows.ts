@@ -1,8 +1,11 @@
 import type { Row } from '../types';
+import { compareBson } from './bson-compare';
+import { mingoStages, type QueryOptions } from './mingo-runtime';
+import { sortKey } from './sort-key';
 
 type Compare = (a: Row, b: Row) => number;
 
-/** How to order a row array exactly as mingo's `$sort` does, and whether it already is in that order. */
+/** How to order a row array as MongoDB's `$sort` does (sortComparator), and whether it already is in that order. */
 export interface SortPlan {
   readonly compare: Compare;
   readonly sorted: boolean;
@@ -31,28 +34,35 @@ export function planSort(rows: readonly Row[], spec: Record<string, unknown>): S
   return byArray.get(key) ?? null;
 }
 
-/** Keys mingo's `getValue` treats specially (Object.prototype members); never fast-pathed. */
-const PROTO_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
-
 /**
- * The comparator of a `$sort` document, or `null` when mingo's order cannot be reproduced with certainty.
+ * The comparator of a `$sort` document in MongoDB's order, or `null` for a document the compiler never emits (a
+ * direction other than 1 or -1, `$meta`, an empty or `$`-prefixed key: run in mingo).
  *
- * mingo sorts stably, key by key from the last one, grouping rows by value and ordering the group keys with the
- * native sort when every value of a key is a string (UTF-16 order) or every one a number. That is a
- * lexicographic order on the keys with ties kept in input order, which this comparator gives with a stable sort.
- * It is only built when, for every key, each row has an own top-level value and all of them are strings, or all
- * finite numbers other than -0 (missing values, nulls, arrays, mixed types, dotted paths: `null`, use mingo).
+ * Each row is ordered by its sort key per field (sort-key: the smallest value ascending, the largest descending,
+ * gathered through arrays along a dotted path; missing is null; an empty array below null), compared in BSON order
+ * (compareBson), key by key; ties keep their input order (a stable sort; the compiler ends every sort on `id`).
+ * The keys are computed once per row. When every field is top-level and holds, in every row, an own string
+ * without code units from U+D800 up (UTF-16 order is then code point order) or an own number other than NaN, the
+ * sort key is the value itself and `<` is compareBson's order: those are compared directly (the same order).
+ *
+ * @example
+ * sortComparator(rows, { 'seo.socials.network': -1, id: 1 }) // by each row's largest network, then id
  */
 export function sortComparator(rows: readonly Row[], spec: Record<string, unknown>): Compare | null {
   const keys = Object.keys(spec);
   if (keys.length === 0) return null;
-  const dirs: number[] = [];
+  const dirs: (1 | -1)[] = [];
   for (const key of keys) {
     const dir = spec[key];
-    if ((dir !== 1 && dir !== -1) || key.includes('.') || key.startsWith('$') || PROTO_KEYS.has(key)) return null;
-    if (!uniformValues(rows, key)) return null;
+    if ((dir !== 1 && dir !== -1) || key.startsWith('$') || key.split('.').includes('')) return null;
     dirs.push(dir);
   }
+  if (keys.every((key) => !key.includes('.') && uniformValues(rows, key))) return direct(keys, dirs);
+  return byKeys(rows, keys.map((key) => key.split('.')), dirs);
+}
+
+/** Compares top-level strings or numbers (see sortComparator) as they are. */
+function direct(keys: readonly string[], dirs: readonly number[]): Compare {
   return (a, b) => {
     for (let i = 0; i < keys.length; i++) {
       const x = a[keys[i]!] as string | number;
@@ -63,7 +73,26 @@ export function sortComparator(rows: readonly Row[], spec: Record<string, unknow
   };
 }
 
-/** Whether every row holds an own string at `key`, or every row an own plain finite number. */
+/** Compares the sort keys of each row, computed once per row of `rows` (on the fly for any other row). */
+function byKeys(rows: readonly Row[], paths: readonly string[][], dirs: readonly (1 | -1)[]): Compare {
+  const keysOf = (row: Row): unknown[] => paths.map((path, i) => sortKey(row, path, dirs[i]!));
+  const computed = new Map<Row, unknown[]>();
+  for (const row of rows) if (!computed.has(row)) computed.set(row, keysOf(row));
+  return (a, b) => {
+    const x = computed.get(a) ?? keysOf(a);
+    const y = computed.get(b) ?? keysOf(b);
+    for (let i = 0; i < dirs.length; i++) {
+      const c = compareBson(x[i], y[i]);
+      if (c !== 0) return c * dirs[i]!;
+    }
+    return 0;
+  };
+}
+
+/** Code units from U+D800 up: where UTF-16 order and code point order can differ (bson-compare). */
+const HIGH_UNITS = /[\uD800-\uFFFF]/;
+
+/** Whether every row holds an own string at `key` (none with HIGH_UNITS), or every row an own number but NaN. */
 function uniformValues(rows: readonly Row[], key: string): boolean {
   if (rows.length === 0) return true;
   const kind = typeof rows[0]![key];
@@ -71,9 +100,20 @@ function uniformValues(rows: readonly Row[], key: string): boolean {
   for (const row of rows) {
     const value = row[key];
     if (typeof value !== kind || !Object.hasOwn(row, key)) return false;
-    if (kind === 'number' && (!Number.isFinite(value) || Object.is(value, -0))) return false;
+    if (kind === 'number' ? Number.isNaN(value) : HIGH_UNITS.test(value as string)) return false;
   }
   return true;
+}
+
+/**
+ * `rows` in `$sort: spec` order (sortComparator; a document it does not take runs in mingo).
+ *
+ * @example
+ * orderRows(rows, { 'seo.socials.network': 1, id: 1 }, options)
+ */
+export function orderRows(rows: readonly Row[], spec: Record<string, unknown>, options: QueryOptions): Row[] {
+  const plan = planSort(rows, spec);
+  return plan ? firstSorted(rows, plan) : mingoStages(options, [{ $sort: spec }], rows, {});
 }
 
 /**

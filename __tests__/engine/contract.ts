@@ -551,6 +551,26 @@ export function runEngineContract(
           { id: 1, j: [{ id: 1 }, { id: 3 }] }, { id: 2, j: [{ id: 1 }, { id: 3 }] }, { id: 3, j: [{ id: 1 }, { id: 3 }] },
         ]);
       });
+
+      it('$min / $max: BSON order, nulls and missing ignored, one array operand traversed (relation sort keys)', async () => {
+        // https://www.mongodb.com/docs/manual/reference/operator/aggregation/min/ (and .../max/): with one operand that
+        // resolves to an array, its elements; with a list of operands, an array is one value; null and missing
+        // values are ignored, null when nothing is left. Arrays compare element by element, below booleans.
+        await engine.insertMany(A, [
+          article(1, { s: [{ k: ['b', 'a'] }, { k: ['a', 'z'] }] }), article(2, { s: [{ k: ['c'] }, { k: 'x' }, { k: null }, {}] }),
+          article(3, { s: [] }), article(4, { s: [{ k: true }, { k: 5 }, { k: 'y' }] }),
+        ]);
+        const rows = await engine.aggregate(A, [
+          { $sort: { id: 1 } },
+          { $project: { _id: 0, min: { $min: '$s.k' }, max: { $max: '$s.k' }, list: { $min: ['$missing', null, { $literal: [1] }, 'q'] }, none: { $max: [null, '$missing'] } } },
+        ]);
+        expect(rows).toEqual([
+          { min: ['a', 'z'], max: ['b', 'a'], list: 'q', none: null },
+          { min: 'x', max: ['c'], list: 'q', none: null },
+          { min: null, max: null, list: 'q', none: null },
+          { min: 5, max: true, list: 'q', none: null },
+        ]);
+      });
     });
 
     describe('$sort in MongoDB\'s order: arrays, empty arrays, missing, null, mixed types (the manual\'s answers)', () => {

@@ -20,6 +20,10 @@ import { compareBson } from './bson-compare';
  * sortKey({}, ['c', 'n'], 1)                               // null
  */
 export function sortKey(row: Row, path: readonly string[], dir: 1 | -1): unknown {
+  if (path.length === 1) {
+    const value = Object.hasOwn(row, path[0]!) ? row[path[0]!] : undefined;
+    if (!Array.isArray(value)) return value === undefined ? null : value;
+  }
   const values: unknown[] = [];
   gather(row, path, 0, values);
   let best = values[0];

@@ -3,12 +3,19 @@ import { compareBson } from './bson-compare';
 import { mingoStages, type QueryOptions } from './mingo-runtime';
 import { sortKey } from './sort-key';
 
-type Compare = (a: Row, b: Row) => number;
+type Compare<T> = (a: T, b: T) => number;
 
-/** How to order a row array as MongoDB's `$sort` does (sortComparator), and whether it already is in that order. */
+/** A row with its sort keys (one per `$sort` field), sorted in its place. */
+interface Keyed {
+  readonly row: Row;
+  readonly keys: readonly unknown[];
+}
+
+/** How to order a row array as MongoDB's `$sort` does (sortPlan), and whether it already is in that order. */
 export interface SortPlan {
-  readonly compare: Compare;
   readonly sorted: boolean;
+  /** The first `limit` rows of the stable sort (1 <= limit <= rows). */
+  readonly first: (limit: number) => Row[];
   /** The longest sorted prefix computed so far (the planned array never changes). */
   prefix?: Row[];
 }
@@ -17,8 +24,8 @@ export interface SortPlan {
 const plans = new WeakMap<readonly Row[], Map<string, SortPlan | null>>();
 
 /**
- * The {@link sortComparator} of `spec` for `rows` and whether `rows` is already in order, remembered per array:
- * a cached match result (natural order = `id` order) is checked once, not on every request.
+ * The {@link sortPlan} of `spec` for `rows`, remembered per array: a cached match result (natural order = `id`
+ * order) is checked once, not on every request.
  */
 export function planSort(rows: readonly Row[], spec: Record<string, unknown>): SortPlan | null {
   let byArray = plans.get(rows);
@@ -27,28 +34,25 @@ export function planSort(rows: readonly Row[], spec: Record<string, unknown>): S
     plans.set(rows, byArray);
   }
   const key = JSON.stringify(spec);
-  if (!byArray.has(key)) {
-    const compare = sortComparator(rows, spec);
-    byArray.set(key, compare ? { compare, sorted: inOrder(rows, compare) } : null);
-  }
+  if (!byArray.has(key)) byArray.set(key, sortPlan(rows, spec));
   return byArray.get(key) ?? null;
 }
 
 /**
- * The comparator of a `$sort` document in MongoDB's order, or `null` for a document the compiler never emits (a
- * direction other than 1 or -1, `$meta`, an empty or `$`-prefixed key: run in mingo).
+ * How to sort `rows` by a `$sort` document in MongoDB's order, or `null` for a document the compiler never emits
+ * (a direction other than 1 or -1, `$meta`, an empty or `$`-prefixed key: run in mingo).
  *
  * Each row is ordered by its sort key per field (sort-key: the smallest value ascending, the largest descending,
  * gathered through arrays along a dotted path; missing is null; an empty array below null), compared in BSON order
  * (compareBson), key by key; ties keep their input order (a stable sort; the compiler ends every sort on `id`).
- * The keys are computed once per row. When every field is top-level and holds, in every row, an own string
- * without code units from U+D800 up (UTF-16 order is then code point order) or an own number other than NaN, the
- * sort key is the value itself and `<` is compareBson's order: those are compared directly (the same order).
+ * The keys are computed once per row and sorted with it. When every field is top-level and holds, in every row, an
+ * own string without code units from U+D800 up (UTF-16 order is then code point order) or an own number other than
+ * NaN, the sort key is the value itself and `<` is compareBson's order: the rows are compared directly.
  *
  * @example
- * sortComparator(rows, { 'seo.socials.network': -1, id: 1 }) // by each row's largest network, then id
+ * sortPlan(rows, { 'seo.socials.network': -1, id: 1 })!.first(10) // by each row's largest network, then id
  */
-export function sortComparator(rows: readonly Row[], spec: Record<string, unknown>): Compare | null {
+export function sortPlan(rows: readonly Row[], spec: Record<string, unknown>): SortPlan | null {
   const keys = Object.keys(spec);
   if (keys.length === 0) return null;
   const dirs: (1 | -1)[] = [];
@@ -57,12 +61,16 @@ export function sortComparator(rows: readonly Row[], spec: Record<string, unknow
     if ((dir !== 1 && dir !== -1) || key.startsWith('$') || key.split('.').includes('')) return null;
     dirs.push(dir);
   }
-  if (keys.every((key) => !key.includes('.') && uniformValues(rows, key))) return direct(keys, dirs);
-  return byKeys(rows, keys.map((key) => key.split('.')), dirs);
+  if (keys.every((key) => !key.includes('.') && uniformValues(rows, key))) return plan(rows, direct(keys, dirs), (sorted) => sorted);
+  return keyedPlan(rows, keys.map((key) => key.split('.')), dirs);
 }
 
-/** Compares top-level strings or numbers (see sortComparator) as they are. */
-function direct(keys: readonly string[], dirs: readonly number[]): Compare {
+function plan<T>(items: readonly T[], compare: Compare<T>, rowsOf: (sorted: T[]) => Row[]): SortPlan {
+  return { sorted: inOrder(items, compare), first: (limit) => rowsOf(sortedPrefix(items, compare, limit)) };
+}
+
+/** Compares top-level strings or numbers (see sortPlan) as they are. */
+function direct(keys: readonly string[], dirs: readonly number[]): Compare<Row> {
   return (a, b) => {
     for (let i = 0; i < keys.length; i++) {
       const x = a[keys[i]!] as string | number;
@@ -73,20 +81,39 @@ function direct(keys: readonly string[], dirs: readonly number[]): Compare {
   };
 }
 
-/** Compares the sort keys of each row, computed once per row of `rows` (on the fly for any other row). */
-function byKeys(rows: readonly Row[], paths: readonly string[][], dirs: readonly (1 | -1)[]): Compare {
-  const keysOf = (row: Row): unknown[] => paths.map((path, i) => sortKey(row, path, dirs[i]!));
-  const computed = new Map<Row, unknown[]>();
-  for (const row of rows) if (!computed.has(row)) computed.set(row, keysOf(row));
-  return (a, b) => {
-    const x = computed.get(a) ?? keysOf(a);
-    const y = computed.get(b) ?? keysOf(b);
+/** Sorts each row with its sort keys. */
+function keyedPlan(rows: readonly Row[], paths: readonly string[][], dirs: readonly (1 | -1)[]): SortPlan {
+  let plainStrings = true;
+  const keyed = rows.map((row): Keyed => ({
+    row,
+    keys: paths.map((path, i) => {
+      const key = sortKey(row, path, dirs[i]!);
+      if (typeof key === 'string' && plainStrings && HIGH_UNITS.test(key)) plainStrings = false;
+      return key;
+    }),
+  }));
+  const compare = (a: Keyed, b: Keyed): number => {
     for (let i = 0; i < dirs.length; i++) {
-      const c = compareBson(x[i], y[i]);
+      const c = compareKeys(a.keys[i], b.keys[i], plainStrings);
       if (c !== 0) return c * dirs[i]!;
     }
     return 0;
   };
+  return plan(keyed, compare, (sorted) => sorted.map((k) => k.row));
+}
+
+/**
+ * compareBson, with two numbers, or two strings when none has HIGH_UNITS (`plainStrings`), compared by `<`: the
+ * same order (NaN, which `<` does not order, goes to compareBson).
+ */
+function compareKeys(x: unknown, y: unknown, plainStrings: boolean): number {
+  if (x === y) return 0;
+  const type = typeof x;
+  if (type === typeof y && (type === 'number' || (type === 'string' && plainStrings))) {
+    if ((x as number) < (y as number)) return -1;
+    if ((x as number) > (y as number)) return 1;
+  }
+  return compareBson(x, y);
 }
 
 /** Code units from U+D800 up: where UTF-16 order and code point order can differ (bson-compare). */
@@ -106,7 +133,7 @@ function uniformValues(rows: readonly Row[], key: string): boolean {
 }
 
 /**
- * `rows` in `$sort: spec` order (sortComparator; a document it does not take runs in mingo).
+ * `rows` in `$sort: spec` order (sortPlan; a document it does not take runs in mingo).
  *
  * @example
  * orderRows(rows, { 'seo.socials.network': 1, id: 1 }, options)
@@ -117,47 +144,46 @@ export function orderRows(rows: readonly Row[], spec: Record<string, unknown>, o
 }
 
 /**
- * The first `k` rows of the stable sort of `rows` by `compare` (all of them when `k` is undefined), without
- * sorting the whole input when `k` is small: rows already in order are sliced, a small `k` keeps a bounded
- * sorted buffer, a large one uses the native (stable) sort.
+ * The first `k` rows of the stable sort of `rows` by `plan` (all of them when `k` is undefined), without sorting
+ * the whole input when `k` is small: rows already in order are sliced, a small `k` keeps a bounded sorted buffer,
+ * a large one uses the native (stable) sort.
  *
  * @example
  * firstSorted(rows, planSort(rows, { title: -1, id: 1 })!, 75) // rows 0..74 of the sorted order
  */
 export function firstSorted(rows: readonly Row[], plan: SortPlan, k = rows.length): Row[] {
-  const { compare } = plan;
   const limit = Math.max(0, Math.min(k, rows.length));
   if (limit === 0) return [];
   if (plan.sorted) return rows.slice(0, limit);
   if (plan.prefix && plan.prefix.length >= limit) return plan.prefix.slice(0, limit);
-  const first = sortedPrefix(rows, compare, limit);
+  const first = plan.first(limit);
   plan.prefix = first;
   return first.slice();
 }
 
-function sortedPrefix(rows: readonly Row[], compare: Compare, limit: number): Row[] {
-  if (limit * 8 >= rows.length) return rows.slice().sort(compare).slice(0, limit);
-  const best: Row[] = [];
-  for (const row of rows) {
-    if (best.length === limit && compare(row, best[limit - 1]!) >= 0) continue;
-    best.splice(insertionPoint(best, row, compare), 0, row);
+function sortedPrefix<T>(items: readonly T[], compare: Compare<T>, limit: number): T[] {
+  if (limit * 8 >= items.length) return items.slice().sort(compare).slice(0, limit);
+  const best: T[] = [];
+  for (const item of items) {
+    if (best.length === limit && compare(item, best[limit - 1]!) >= 0) continue;
+    best.splice(insertionPoint(best, item, compare), 0, item);
     if (best.length > limit) best.pop();
   }
   return best;
 }
 
-function inOrder(rows: readonly Row[], compare: Compare): boolean {
-  for (let i = 1; i < rows.length; i++) if (compare(rows[i - 1]!, rows[i]!) > 0) return false;
+function inOrder<T>(items: readonly T[], compare: Compare<T>): boolean {
+  for (let i = 1; i < items.length; i++) if (compare(items[i - 1]!, items[i]!) > 0) return false;
   return true;
 }
 
-/** After every row of `sorted` that compares <= `row` (a later input row goes after its ties: stability). */
-function insertionPoint(sorted: readonly Row[], row: Row, compare: Compare): number {
+/** After every item of `sorted` that compares <= `item` (a later input item goes after its ties: stability). */
+function insertionPoint<T>(sorted: readonly T[], item: T, compare: Compare<T>): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compare(sorted[mid]!, row) <= 0) lo = mid + 1;
+    if (compare(sorted[mid]!, item) <= 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;

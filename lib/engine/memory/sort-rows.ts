@@ -61,12 +61,13 @@ export function sortPlan(rows: readonly Row[], spec: Record<string, unknown>): S
     if ((dir !== 1 && dir !== -1) || key.startsWith('$') || key.split('.').includes('')) return null;
     dirs.push(dir);
   }
-  if (keys.every((key) => !key.includes('.') && uniformValues(rows, key))) return plan(rows, direct(keys, dirs), (sorted) => sorted);
+  if (keys.every((key) => !key.includes('.') && uniformValues(rows, key))) return directPlan(rows, direct(keys, dirs));
   return keyedPlan(rows, keys.map((key) => key.split('.')), dirs);
 }
 
-function plan<T>(items: readonly T[], compare: Compare<T>, rowsOf: (sorted: T[]) => Row[]): SortPlan {
-  return { sorted: inOrder(items, compare), first: (limit) => rowsOf(sortedPrefix(items, compare, limit)) };
+
+function directPlan(rows: readonly Row[], compare: Compare<Row>): SortPlan {
+  return { sorted: inOrder(rows, compare), first: (limit) => sortedPrefix(rows, compare, limit) };
 }
 
 /** Compares top-level strings or numbers (see sortPlan) as they are. */
@@ -81,17 +82,23 @@ function direct(keys: readonly string[], dirs: readonly number[]): Compare<Row> 
   };
 }
 
-/** Sorts each row with its sort keys. */
+/**
+ * Sorts each row with its sort keys. The keyed rows are not kept by the plan (plans live as long as a cached row
+ * array): built for the order check, used by the first sort, built again for a longer prefix.
+ */
 function keyedPlan(rows: readonly Row[], paths: readonly string[][], dirs: readonly (1 | -1)[]): SortPlan {
   let plainStrings = true;
-  const keyed = rows.map((row): Keyed => ({
-    row,
-    keys: paths.map((path, i) => {
-      const key = sortKey(row, path, dirs[i]!);
-      if (typeof key === 'string' && plainStrings && HIGH_UNITS.test(key)) plainStrings = false;
-      return key;
-    }),
-  }));
+  const build = (): Keyed[] => {
+    plainStrings = true;
+    return rows.map((row) => ({
+      row,
+      keys: paths.map((path, i) => {
+        const key = sortKey(row, path, dirs[i]!);
+        if (typeof key === 'string' && plainStrings && HIGH_UNITS.test(key)) plainStrings = false;
+        return key;
+      }),
+    }));
+  };
   const compare = (a: Keyed, b: Keyed): number => {
     for (let i = 0; i < dirs.length; i++) {
       const c = compareKeys(a.keys[i], b.keys[i], plainStrings);
@@ -99,7 +106,17 @@ function keyedPlan(rows: readonly Row[], paths: readonly string[][], dirs: reado
     }
     return 0;
   };
-  return plan(keyed, compare, (sorted) => sorted.map((k) => k.row));
+  let keyed: Keyed[] | null = build();
+  const sorted = inOrder(keyed, compare);
+  if (sorted) keyed = null;
+  return {
+    sorted,
+    first: (limit) => {
+      const items = keyed ?? build();
+      keyed = null;
+      return sortedPrefix(items, compare, limit).map((k) => k.row);
+    },
+  };
 }
 
 /**

@@ -562,6 +562,96 @@ export function runEngineContract(
           { id: 1, j: [{ id: 1 }, { id: 3 }] }, { id: 2, j: [{ id: 1 }, { id: 3 }] }, { id: 3, j: [{ id: 1 }, { id: 3 }] },
         ]);
       });
+
+      it('$min / $max: BSON order, nulls and missing ignored, one array operand traversed (relation sort keys)', async () => {
+        // https://www.mongodb.com/docs/manual/reference/operator/aggregation/min/ (and .../max/): with one operand that
+        // resolves to an array, its elements; with a list of operands, an array is one value; null and missing
+        // values are ignored, null when nothing is left. Arrays compare element by element, below booleans.
+        await engine.insertMany(A, [
+          article(1, { s: [{ k: ['b', 'a'] }, { k: ['a', 'z'] }] }), article(2, { s: [{ k: ['c'] }, { k: 'x' }, { k: null }, {}] }),
+          article(3, { s: [] }), article(4, { s: [{ k: true }, { k: 5 }, { k: 'y' }] }),
+        ]);
+        const rows = await engine.aggregate(A, [
+          { $sort: { id: 1 } },
+          { $project: { _id: 0, min: { $min: '$s.k' }, max: { $max: '$s.k' }, list: { $min: ['$missing', null, { $literal: [1] }, 'q'] }, none: { $max: [null, '$missing'] } } },
+        ]);
+        expect(rows).toEqual([
+          { min: ['a', 'z'], max: ['b', 'a'], list: 'q', none: null },
+          { min: 'x', max: ['c'], list: 'q', none: null },
+          { min: null, max: null, list: 'q', none: null },
+          { min: 5, max: true, list: 'q', none: null },
+        ]);
+      });
+    });
+
+    describe('$sort in MongoDB\'s order: arrays, empty arrays, missing, null, mixed types (the manual\'s answers)', () => {
+      // https://www.mongodb.com/docs/manual/reference/operator/aggregation/sort/ ("Sort with Arrays") and
+      // https://www.mongodb.com/docs/manual/reference/method/cursor.sort/: an ascending sort compares the smallest
+      // element of an array, a descending sort the largest. https://www.mongodb.com/docs/manual/reference/bson-type-comparison-order/:
+      // types in BSON order, a missing field sorts as null, an empty array below null and missing, strings by
+      // "simple binary comparison" (UTF-8 bytes: code points). Every sort ends on `id`, as the compiler's do.
+      const ids = async (pipeline: Pipeline): Promise<unknown[]> => (await engine.aggregate(A, pipeline)).map((r) => r.id);
+      const sortedIds = (spec: Record<string, 1 | -1>): Promise<unknown[]> => ids([{ $sort: spec }]);
+
+      it('an array by its smallest element ascending, its largest descending; [] below missing (DOCS-2760)', async () => {
+        // The example of https://jira.mongodb.org/browse/DOCS-2760, as MongoDB sorts it.
+        await engine.insertMany(A, [article(1), article(2, { a: 1 }), article(3, { a: [] }), article(4, { a: [1] }), article(5, { a: [0, 1] })]);
+        expect(await sortedIds({ a: 1, id: 1 })).toEqual([3, 1, 5, 2, 4]);
+        expect(await sortedIds({ a: -1, id: 1 })).toEqual([2, 4, 5, 1, 3]);
+      });
+
+      it('a field inside an array of embedded documents (a repeatable component), on every path of the runner', async () => {
+        await engine.insertMany(A, [
+          article(1, { c: [{ n: 'b' }, { n: 'z' }] }), article(2, { c: [{ n: 'c' }, { n: 'd' }] }), article(3, { c: [] }), article(4),
+        ]);
+        expect(await sortedIds({ 'c.n': 1, id: 1 })).toEqual([3, 4, 1, 2]);
+        expect(await sortedIds({ 'c.n': -1, id: 1 })).toEqual([1, 2, 4, 3]);
+        expect(await ids([{ $sort: { 'c.n': -1, id: 1 } }, { $limit: 1 }])).toEqual([1]);
+        expect(await ids([{ $sort: { 'c.n': -1, id: 1 } }, { $skip: 1 }, { $limit: 2 }])).toEqual([2, 4]);
+        const numbered = await engine.aggregate(A, [{ $setWindowFields: { sortBy: { 'c.n': -1, id: 1 }, output: { __pos: { $documentNumber: {} } } } }]);
+        expect(numbered.map((r) => [r.id, r.__pos]).sort((x, y) => Number(x[0]) - Number(y[0]))).toEqual([[1, 1], [2, 2], [3, 4], [4, 3]]);
+        expect((await engine.find(A, {}, { sort: { 'c.n': -1, id: 1 }, skip: 1, limit: 2, projection: { id: 1 } })).map((r) => r.id)).toEqual([2, 4]);
+      });
+
+      it('arrays along a dotted path: each element followed, leaf arrays opened, an element without the field is null', async () => {
+        await engine.insertMany(A, [
+          article(1, { c: [{ n: ['m', 'a'] }, { n: 'k' }] }), // a, m, k
+          article(2, { c: [{ n: 'b' }, { x: 1 }] }), // b, null
+          article(3, { c: [{ n: [] }, { n: 'z' }] }), // [] (below null), z
+          article(4, { c: { n: 'c' } }), // one embedded document: c
+        ]);
+        expect(await sortedIds({ 'c.n': 1, id: 1 })).toEqual([3, 2, 1, 4]);
+        expect(await sortedIds({ 'c.n': -1, id: 1 })).toEqual([3, 1, 4, 2]);
+      });
+
+      it('null and missing sort as equals (the tie-breaker decides), below every other value', async () => {
+        await engine.insertMany(A, [article(1, { a: null }), article(2), article(3, { a: 'x' }), article(4, { a: 0 })]);
+        expect(await sortedIds({ a: 1, id: -1 })).toEqual([2, 1, 4, 3]);
+        expect(await sortedIds({ a: -1, id: 1 })).toEqual([3, 4, 1, 2]);
+      });
+
+      it('mixed types in BSON order; an array of mixed types by its smallest / largest in that order', async () => {
+        await engine.insertMany(A, [
+          article(1, { a: true }), article(2, { a: 'b' }), article(3, { a: 2 }), article(4, { a: { k: 1 } }), article(5, { a: null }), article(6, { a: [3, 'a'] }),
+        ]);
+        // null < numbers < strings < objects < booleans; [3, 'a'] is 3 ascending, 'a' descending.
+        expect(await sortedIds({ a: 1, id: 1 })).toEqual([5, 3, 6, 2, 4, 1]);
+        expect(await sortedIds({ a: -1, id: 1 })).toEqual([1, 4, 2, 6, 3, 5]);
+      });
+
+      it('strings by code point, also where UTF-16 code units order differently (U+FF5A < U+1F600)', async () => {
+        await engine.insertMany(A, [article(1, { s: '\u{1F600}' }), article(2, { s: '\uFF5A' }), article(3, { s: 'a' })]);
+        expect(await sortedIds({ s: 1, id: 1 })).toEqual([3, 2, 1]);
+        expect(await sortedIds({ s: -1, id: 1 })).toEqual([1, 2, 3]);
+      });
+
+      it('several keys: each its own smallest / largest, the next key breaking ties', async () => {
+        await engine.insertMany(A, [
+          article(1, { c: [{ n: 'a' }, { n: 'q' }], v: 2 }), article(2, { c: [{ n: 'q' }], v: 1 }), article(3, { c: [{ n: 'b' }, { n: 'a' }], v: 1 }),
+        ]);
+        expect(await sortedIds({ 'c.n': -1, v: 1, id: 1 })).toEqual([2, 1, 3]);
+        expect(await sortedIds({ 'c.n': 1, v: -1, id: 1 })).toEqual([1, 3, 2]);
+      });
     });
 
     describe('big integers stored as decimal strings compare numerically (pipeline/big-integer-order)', () => {
@@ -592,9 +682,9 @@ export function runEngineContract(
         const byItem = async (dir: 1 | -1): Promise<unknown[]> => (await engine.aggregate(A, [
           { $match: { items: { $exists: true } } }, { $addFields: { __bk: bigIntegerSortKey('items.big') } }, { $sort: { __bk: dir, id: 1 } },
         ])).map((r) => r.id);
-        // Ascending: by each row's smallest item (-5 < 9). (Descending, MongoDB takes each row's largest item;
-        // mingo's $sort, which the memory engine uses for arrays, does not: not asserted here.)
+        // Ascending: by each row's smallest item (-5 < 9); descending: by each row's largest (100 > 10).
         expect(await byItem(1)).toEqual([201, 200]);
+        expect(await byItem(-1)).toEqual([201, 200]);
       });
     });
 

@@ -34,9 +34,10 @@ function referenceLookup(coll: Iterator, expr: LookupExpr, options: Options): It
 /**
  * The reference the memory engine's fast paths are compared with: mingo's general path (no indexes, no fast
  * paths) with MongoDB's semantics where mingo differs: the aggregation comparison operators compare value and
- * type in the BSON order (createContext installs them: lib/engine/memory/expression-comparison.ts), and the
- * `localField`/`foreignField` `$lookup` is the manual's ({@link referenceLookup}). `collections` resolves
- * `$lookup`'s `from`.
+ * type in the BSON order, `$min`/`$max` too (createContext installs them: lib/engine/memory/expression-comparison.ts),
+ * and the `localField`/`foreignField` `$lookup` is the manual's ({@link referenceLookup}). `collections` resolves
+ * `$lookup`'s `from`. `$sort` is mingo's: MongoDB's order only where no sort key is an array (or a string with code
+ * units from U+D800 up); sorts on arrays are asserted against the manual in the contract suite.
  *
  * @example
  * expect(await engine.aggregate('a', pipeline)).toEqual(referenceAggregate(rows, pipeline, (n) => stored.get(n) ?? []));

@@ -69,9 +69,9 @@ describe('memory engine fast paths give plain mingo results', () => {
     ['id (natural order is not id order here)', { id: 1 }],
     ['title desc, ties in input order', { title: -1 }],
     ['title then id', { title: 1, id: -1 }],
-    ['numbers with -0 and null (mingo path)', { views: 1 }],
-    ['mixed strings and numbers (mingo path)', { title: 1, id: 1 }],
-    ['a dotted path (mingo path)', { 'a.b': 1, id: 1 }],
+    ['numbers with -0 and null (keyed path)', { views: 1 }],
+    ['mixed strings and numbers (keyed path)', { title: 1, id: 1 }],
+    ['a dotted path (keyed path)', { 'a.b': 1, id: 1 }],
   ])('$sort then page facet, $limit, or nothing: %s', async (_name, sort) => {
     const published = { $match: { _status: 'published' } };
     const strings = { $match: { title: { $type: 'string' } } };

@@ -69,6 +69,32 @@ describe('sort', () => {
     expect(expected.filter((k) => PUBLISHED.find((a) => a.key === k)!.views === 0).length).toBeGreaterThan(1);
   });
 
+  it('a field inside a repeatable component: each article by its smallest value ascending, its largest descending', async () => {
+    // MongoDB's $sort on an array (https://www.mongodb.com/docs/manual/reference/operator/aggregation/sort/, "Sort
+    // with Arrays"): the smallest element ascending, the largest descending; no seo (null) below every network, and an
+    // empty socials list below that (https://www.mongodb.com/docs/manual/reference/bson-type-comparison-order/).
+    const key = (a: ArticleSpec, dir: 1 | -1): [number, string] => {
+      if (a.seo === null) return [1, ''];
+      const networks = a.seo.socials.map((s) => s.network).sort();
+      return networks.length === 0 ? [0, ''] : [2, (dir === 1 ? networks[0] : networks[networks.length - 1])!];
+    };
+    const expected = (dir: 1 | -1): string[] => [...PUBLISHED].sort((x, y) => {
+      const [a, b] = [key(x, dir), key(y, dir)];
+      return (a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)) * dir;
+    }).map((a) => a.key);
+    const asc = expected(1);
+    expect(new Set(PUBLISHED.map((a) => key(a, 1)[0])).size).toBe(3);
+    expect(asc).not.toEqual([...expected(-1)].reverse());
+    expect(await articles('sort=seo.socials.network')).toEqual(asc);
+    expect(await articles('sort=seo.socials.network:desc')).toEqual(expected(-1));
+    expect(await articles('sort[0][seo][socials][network]=desc&sort[1]=views:desc')).toEqual([...PUBLISHED].sort((x, y) => {
+      const [a, b] = [key(x, -1), key(y, -1)];
+      return -(a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)) || y.views - x.views;
+    }).map((a) => a.key));
+    const paged = slugs(await fx.get('/api/articles?sort=seo.socials.network:desc&pagination[page]=2&pagination[pageSize]=5'));
+    expect(paged).toEqual(expected(-1).slice(5, 10));
+  });
+
   it('sort on a relation of the mappedBy side and on the parent chain', async () => {
     const names = (b: Json): string[] => rows(b).map((r) => r.name as string);
     expect(names(await fx.get('/api/categories?sort[0]=parent.name:desc&sort[1]=name'))).toEqual(

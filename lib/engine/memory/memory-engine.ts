@@ -15,6 +15,7 @@ import { createObjectId } from './object-id';
 import { withRowMeter } from './row-meter';
 import { runOwned, type PipelineRuntime } from './run-pipeline';
 import { selectCandidates } from './select-candidates';
+import { orderRows } from './sort-rows';
 
 const debug = createDebug('content-router:engine:memory');
 
@@ -92,8 +93,9 @@ class MemoryEngine implements Engine {
     await this.readable();
     this.stats.find++;
     const source = this.matching(this.collection(collection), filter);
-    let cursor = new Query({}, this.mingoOptions).find<Row>(source, options.projection);
-    if (options.sort) cursor = cursor.sort(options.sort);
+    // Sorted before the projection, in MongoDB's order (sort-rows), as a find's sort is.
+    const sorted = options.sort ? orderRows(source, options.sort, this.mingoOptions) : source;
+    let cursor = new Query({}, this.mingoOptions).find<Row>(sorted, options.projection);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
     return deepCopy(cursor.all());

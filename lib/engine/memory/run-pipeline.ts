@@ -23,8 +23,9 @@ export interface PipelineRuntime {
  * - a first `$match` through the indexes and a direct test of plain equalities (match-rows);
  * - relation-filter lookups + `$match` + `$unset`: each row joined by the equality lookup on a shallow copy, the
  *   stored rows kept (relation-filter);
- * - `$sort` followed by `$limit`, or by `$skip` and `$limit`: only the first `skip + limit` rows are ordered, none
- *   when the rows are already in order (natural order is `id` order);
+ * - `$sort` in MongoDB's order, arrays and mixed types included (sort-rows; mingo's differs); followed by `$limit`,
+ *   or by `$skip` and `$limit`: only the first `skip + limit` rows are ordered, none when the rows are already in
+ *   order (natural order is `id` order);
  * - `$count` is the number of rows (no document when there is none, as MongoDB: mingo gives a count of 0);
  * - `$unionWith` runs its sub-pipeline with this same runner; a list page's total (`$unionWith` of this collection
  *   through the very same stage objects as this pipeline's first stages, then `$count`) is the number of rows

@@ -1,11 +1,21 @@
 import type { Row } from '../types';
+import { compareBson } from './bson-compare';
+import { mingoStages, type QueryOptions } from './mingo-runtime';
+import { sortKey } from './sort-key';
 
-type Compare = (a: Row, b: Row) => number;
+type Compare<T> = (a: T, b: T) => number;
 
-/** How to order a row array exactly as mingo's `$sort` does, and whether it already is in that order. */
+/** A row with its sort keys (one per `$sort` field), sorted in its place. */
+interface Keyed {
+  readonly row: Row;
+  readonly keys: readonly unknown[];
+}
+
+/** How to order a row array as MongoDB's `$sort` does (sortPlan), and whether it already is in that order. */
 export interface SortPlan {
-  readonly compare: Compare;
   readonly sorted: boolean;
+  /** The first `limit` rows of the stable sort (1 <= limit <= rows). */
+  readonly first: (limit: number) => Row[];
   /** The longest sorted prefix computed so far (the planned array never changes). */
   prefix?: Row[];
 }
@@ -14,8 +24,8 @@ export interface SortPlan {
 const plans = new WeakMap<readonly Row[], Map<string, SortPlan | null>>();
 
 /**
- * The {@link sortComparator} of `spec` for `rows` and whether `rows` is already in order, remembered per array:
- * a cached match result (natural order = `id` order) is checked once, not on every request.
+ * The {@link sortPlan} of `spec` for `rows`, remembered per array: a cached match result (natural order = `id`
+ * order) is checked once, not on every request.
  */
 export function planSort(rows: readonly Row[], spec: Record<string, unknown>): SortPlan | null {
   let byArray = plans.get(rows);
@@ -24,35 +34,44 @@ export function planSort(rows: readonly Row[], spec: Record<string, unknown>): S
     plans.set(rows, byArray);
   }
   const key = JSON.stringify(spec);
-  if (!byArray.has(key)) {
-    const compare = sortComparator(rows, spec);
-    byArray.set(key, compare ? { compare, sorted: inOrder(rows, compare) } : null);
-  }
+  if (!byArray.has(key)) byArray.set(key, sortPlan(rows, spec));
   return byArray.get(key) ?? null;
 }
 
-/** Keys mingo's `getValue` treats specially (Object.prototype members); never fast-pathed. */
-const PROTO_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
-
 /**
- * The comparator of a `$sort` document, or `null` when mingo's order cannot be reproduced with certainty.
+ * How to sort `rows` by a `$sort` document in MongoDB's order, or `null` for a document the compiler never emits
+ * (a direction other than 1 or -1, `$meta`, an empty or `$`-prefixed key: run in mingo).
  *
- * mingo sorts stably, key by key from the last one, grouping rows by value and ordering the group keys with the
- * native sort when every value of a key is a string (UTF-16 order) or every one a number. That is a
- * lexicographic order on the keys with ties kept in input order, which this comparator gives with a stable sort.
- * It is only built when, for every key, each row has an own top-level value and all of them are strings, or all
- * finite numbers other than -0 (missing values, nulls, arrays, mixed types, dotted paths: `null`, use mingo).
+ * Each row is ordered by its sort key per field (sort-key: the smallest value ascending, the largest descending,
+ * gathered through arrays along a dotted path; missing is null; an empty array below null), compared in BSON order
+ * (compareBson), key by key; ties keep their input order (a stable sort; the compiler ends every sort on `id`).
+ * The keys are computed once per row and sorted with it. When every field is top-level and holds, in every row, an
+ * own string without code units from U+D800 up (UTF-16 order is then code point order) or an own number other than
+ * NaN, the sort key is the value itself and `<` is compareBson's order: the rows are compared directly.
+ *
+ * @example
+ * sortPlan(rows, { 'seo.socials.network': -1, id: 1 })!.first(10) // by each row's largest network, then id
  */
-export function sortComparator(rows: readonly Row[], spec: Record<string, unknown>): Compare | null {
+export function sortPlan(rows: readonly Row[], spec: Record<string, unknown>): SortPlan | null {
   const keys = Object.keys(spec);
   if (keys.length === 0) return null;
-  const dirs: number[] = [];
+  const dirs: (1 | -1)[] = [];
   for (const key of keys) {
     const dir = spec[key];
-    if ((dir !== 1 && dir !== -1) || key.includes('.') || key.startsWith('$') || PROTO_KEYS.has(key)) return null;
-    if (!uniformValues(rows, key)) return null;
+    if ((dir !== 1 && dir !== -1) || key.startsWith('$') || key.split('.').includes('')) return null;
     dirs.push(dir);
   }
+  if (keys.every((key) => !key.includes('.') && uniformValues(rows, key))) return directPlan(rows, direct(keys, dirs));
+  return keyedPlan(rows, keys.map((key) => key.split('.')), dirs);
+}
+
+
+function directPlan(rows: readonly Row[], compare: Compare<Row>): SortPlan {
+  return { sorted: inOrder(rows, compare), first: (limit) => sortedPrefix(rows, compare, limit) };
+}
+
+/** Compares top-level strings or numbers (see sortPlan) as they are. */
+function direct(keys: readonly string[], dirs: readonly number[]): Compare<Row> {
   return (a, b) => {
     for (let i = 0; i < keys.length; i++) {
       const x = a[keys[i]!] as string | number;
@@ -63,7 +82,61 @@ export function sortComparator(rows: readonly Row[], spec: Record<string, unknow
   };
 }
 
-/** Whether every row holds an own string at `key`, or every row an own plain finite number. */
+/**
+ * Sorts each row with its sort keys. The keyed rows are not kept by the plan (plans live as long as a cached row
+ * array): built for the order check, used by the first sort, built again for a longer prefix.
+ */
+function keyedPlan(rows: readonly Row[], paths: readonly string[][], dirs: readonly (1 | -1)[]): SortPlan {
+  let plainStrings = true;
+  const build = (): Keyed[] => {
+    plainStrings = true;
+    return rows.map((row) => ({
+      row,
+      keys: paths.map((path, i) => {
+        const key = sortKey(row, path, dirs[i]!);
+        if (typeof key === 'string' && plainStrings && HIGH_UNITS.test(key)) plainStrings = false;
+        return key;
+      }),
+    }));
+  };
+  const compare = (a: Keyed, b: Keyed): number => {
+    for (let i = 0; i < dirs.length; i++) {
+      const c = compareKeys(a.keys[i], b.keys[i], plainStrings);
+      if (c !== 0) return c * dirs[i]!;
+    }
+    return 0;
+  };
+  let keyed: Keyed[] | null = build();
+  const sorted = inOrder(keyed, compare);
+  if (sorted) keyed = null;
+  return {
+    sorted,
+    first: (limit) => {
+      const items = keyed ?? build();
+      keyed = null;
+      return sortedPrefix(items, compare, limit).map((k) => k.row);
+    },
+  };
+}
+
+/**
+ * compareBson, with two numbers, or two strings when none has HIGH_UNITS (`plainStrings`), compared by `<`: the
+ * same order (NaN, which `<` does not order, goes to compareBson).
+ */
+function compareKeys(x: unknown, y: unknown, plainStrings: boolean): number {
+  if (x === y) return 0;
+  const type = typeof x;
+  if (type === typeof y && (type === 'number' || (type === 'string' && plainStrings))) {
+    if ((x as number) < (y as number)) return -1;
+    if ((x as number) > (y as number)) return 1;
+  }
+  return compareBson(x, y);
+}
+
+/** Code units from U+D800 up: where UTF-16 order and code point order can differ (bson-compare). */
+const HIGH_UNITS = /[\uD800-\uFFFF]/;
+
+/** Whether every row holds an own string at `key` (none with HIGH_UNITS), or every row an own number but NaN. */
 function uniformValues(rows: readonly Row[], key: string): boolean {
   if (rows.length === 0) return true;
   const kind = typeof rows[0]![key];
@@ -71,53 +144,63 @@ function uniformValues(rows: readonly Row[], key: string): boolean {
   for (const row of rows) {
     const value = row[key];
     if (typeof value !== kind || !Object.hasOwn(row, key)) return false;
-    if (kind === 'number' && (!Number.isFinite(value) || Object.is(value, -0))) return false;
+    if (kind === 'number' ? Number.isNaN(value) : HIGH_UNITS.test(value as string)) return false;
   }
   return true;
 }
 
 /**
- * The first `k` rows of the stable sort of `rows` by `compare` (all of them when `k` is undefined), without
- * sorting the whole input when `k` is small: rows already in order are sliced, a small `k` keeps a bounded
- * sorted buffer, a large one uses the native (stable) sort.
+ * `rows` in `$sort: spec` order (sortPlan; a document it does not take runs in mingo).
+ *
+ * @example
+ * orderRows(rows, { 'seo.socials.network': 1, id: 1 }, options)
+ */
+export function orderRows(rows: readonly Row[], spec: Record<string, unknown>, options: QueryOptions): Row[] {
+  const plan = planSort(rows, spec);
+  return plan ? firstSorted(rows, plan) : mingoStages(options, [{ $sort: spec }], rows, {});
+}
+
+/**
+ * The first `k` rows of the stable sort of `rows` by `plan` (all of them when `k` is undefined), without sorting
+ * the whole input when `k` is small: rows already in order are sliced, a small `k` keeps a bounded sorted buffer,
+ * a large one uses the native (stable) sort.
  *
  * @example
  * firstSorted(rows, planSort(rows, { title: -1, id: 1 })!, 75) // rows 0..74 of the sorted order
  */
 export function firstSorted(rows: readonly Row[], plan: SortPlan, k = rows.length): Row[] {
-  const { compare } = plan;
   const limit = Math.max(0, Math.min(k, rows.length));
   if (limit === 0) return [];
   if (plan.sorted) return rows.slice(0, limit);
   if (plan.prefix && plan.prefix.length >= limit) return plan.prefix.slice(0, limit);
-  const first = sortedPrefix(rows, compare, limit);
+  const first = plan.first(limit);
   plan.prefix = first;
   return first.slice();
 }
 
-function sortedPrefix(rows: readonly Row[], compare: Compare, limit: number): Row[] {
-  if (limit * 8 >= rows.length) return rows.slice().sort(compare).slice(0, limit);
-  const best: Row[] = [];
-  for (const row of rows) {
-    if (best.length === limit && compare(row, best[limit - 1]!) >= 0) continue;
-    best.splice(insertionPoint(best, row, compare), 0, row);
+function sortedPrefix<T>(items: readonly T[], compare: Compare<T>, limit: number): T[] {
+  if (limit * 8 >= items.length) return items.slice().sort(compare).slice(0, limit);
+  const best: T[] = [];
+  for (const item of items) {
+    if (best.length === limit && compare(item, best[limit - 1]!) >= 0) continue;
+    best.splice(insertionPoint(best, item, compare), 0, item);
     if (best.length > limit) best.pop();
   }
   return best;
 }
 
-function inOrder(rows: readonly Row[], compare: Compare): boolean {
-  for (let i = 1; i < rows.length; i++) if (compare(rows[i - 1]!, rows[i]!) > 0) return false;
+function inOrder<T>(items: readonly T[], compare: Compare<T>): boolean {
+  for (let i = 1; i < items.length; i++) if (compare(items[i - 1]!, items[i]!) > 0) return false;
   return true;
 }
 
-/** After every row of `sorted` that compares <= `row` (a later input row goes after its ties: stability). */
-function insertionPoint(sorted: readonly Row[], row: Row, compare: Compare): number {
+/** After every item of `sorted` that compares <= `item` (a later input item goes after its ties: stability). */
+function insertionPoint<T>(sorted: readonly T[], item: T, compare: Compare<T>): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compare(sorted[mid]!, row) <= 0) lo = mid + 1;
+    if (compare(sorted[mid]!, item) <= 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;

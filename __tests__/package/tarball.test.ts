@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { docExamples, writeExampleProjects } from '../helpers/doc-examples';
 
 /**
- * The published package works for a new user: `npm pack` (which builds dist/ through `prepare`), then the
+ * The published package works for a new user: `npm pack` (which builds dist/ through `prepack`), then the
  * tarball installed once (with express 5 and `cors`, the host's own dependencies of the examples) for two
  * throwaway Express 5 apps, a plain CommonJS one (`require`) and an ESM one (named `import`), each serving
  * `GET /api/notes` from the memory engine; and every code example of README.md and docs/, type-checked with tsc
@@ -91,6 +91,23 @@ function expectOk(res: SpawnSyncReturns<string>, what: string): void {
 
   afterAll(() => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('ships dist/ (JavaScript and declarations, no source maps), LICENSE, README.md, CHANGELOG.md and package.json, nothing else', () => {
+    const listed = run('tar', ['-tzf', tarball], tmp);
+    expectOk(listed, 'tar -tzf');
+    const files = listed.stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+    const outside = files.filter((f) => !f.startsWith('dist/')).sort();
+    expect(outside).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json']);
+    const dist = files.filter((f) => f.startsWith('dist/'));
+    // Maps would point at lib/*.ts, which is not shipped; the JavaScript is tsc's readable output.
+    expect(dist.filter((f) => !/\.(js|d\.ts)$/.test(f))).toEqual([]);
+    const js = dist.filter((f) => f.endsWith('.js'));
+    expect(js.length).toBeGreaterThan(50);
+    expect(js.filter((f) => !dist.includes(f.replace(/\.js$/, '.d.ts')))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts']));
+    const license = run('tar', ['-xzOf', tarball, 'package/LICENSE'], tmp);
+    expect(license.stdout).toMatch(/^MIT License/);
   });
 
   it.each(Object.keys(APPS) as (keyof typeof APPS)[])('installs into a fresh %s Express 5 app and serves GET /api/notes', (kind) => {

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { generateTypes, type GenerateTypesOptions } from '../../lib';
-import { loadBlogModel } from '../../examples/blog/model';
 import { readComponentSchemas, readContentTypeSchemas } from '../../lib/typegen/read-schemas';
 import { everyTypeSchemas } from '../unit/schema/every-type';
 
@@ -24,11 +23,6 @@ export const GENERATED: readonly { file: string; options: () => GenerateTypesOpt
   },
   { file: path.join(__dirname, 'generated', 'every-type.d.ts'), options: () => ({ ...everyTypeSchemas(), moduleName: '../../../lib' }) },
 ];
-
-/** The example app's copy of the blog model is the shared one (the app serves what blog.d.ts describes). */
-export function exampleBlogModel(): ReturnType<typeof loadBlogModel> {
-  return loadBlogModel();
-}
 
 /** Writes every generated file (the UPDATE_GENERATED_TYPES path). */
 export function writeGenerated(): void {

@@ -44,7 +44,10 @@ export function runCli(argv: readonly string[]): number {
   }
   try {
     const flags = parseFlags(rest);
-    if (flags.has('help')) return process.stdout.write(`${USAGE}\n`), 0;
+    if (flags.has('help')) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
     const schemas = flags.get('schemas') ?? [];
     const [out] = flags.get('out') ?? [];
     if (schemas.length === 0 || !out) throw new Error('--schemas and --out are required');

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -44,8 +46,12 @@ describe('the every-type model', () => {
   let app: express.Express;
   const populate = { cover: true, photos: true, owner: true, friends: true, part: { populate: '*' }, parts: { populate: '*' }, zone: { populate: '*' }, localizations: true };
 
+  const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'cr-types-'));
+  afterAll(() => fs.rmSync(uploads, { recursive: true, force: true }));
+
   beforeAll(async () => {
-    router = createContentRouter({ ...everyTypeSchemas(), engine: memoryEngine({ ephemeral: true }), auth: everyActionPublic(everyTypeSchemas().contentTypes), i18n: { locales: ['en', 'fr'] } });
+    const auth = everyActionPublic(everyTypeSchemas().contentTypes);
+    router = createContentRouter({ ...everyTypeSchemas(), engine: memoryEngine({ ephemeral: true }), auth, i18n: { locales: ['en', 'fr'] }, upload: { directory: uploads } });
     app = express().use('/api', router);
     const up = await request(app).post('/api/upload').attach('files', await png(), { filename: 'a.png', contentType: 'image/png' });
     expect(up.status).toBe(201);

@@ -3,7 +3,8 @@ import { createAuth, type AuthOptions } from './auth';
 import { createDocumentService, documentServices, type DocumentService, type LifecycleHooks } from './documents';
 import { memoryEngine, type Engine } from './engine';
 import { indexesFor } from './engine/indexes';
-import { createRegistry, type I18nOptions, type Registry } from './schema';
+import { createRegistry, type ComponentSchema, type ContentTypeSchema, type I18nOptions, type Registry } from './schema';
+import type { DocumentOf } from './index';
 import { createHttpRouter } from './http/create-http-router';
 import { createEngineReadiness } from './http/engine-readiness';
 import type { OnError } from './http/report-error';
@@ -15,9 +16,9 @@ import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_JOINED_ROWS } from './query/depth-limit'
 /** Options of `createContentRouter`; see docs/options.md. */
 export interface ContentRouterOptions {
   /** Strapi `schema.json` objects of the content types. */
-  contentTypes: readonly unknown[];
+  contentTypes: readonly ContentTypeSchema[];
   /** Strapi component definitions keyed by uid (`'shared.seo'`). */
-  components?: Readonly<Record<string, unknown>>;
+  components?: Readonly<Record<string, ComponentSchema>>;
   /** Storage engine; default `memoryEngine()` (in memory only: a `CR_MEMORY_ONLY` warning at startup). */
   engine?: Engine;
   /**
@@ -78,9 +79,10 @@ export interface ContentRouter extends Router {
   /**
    * Strapi 5's Document Service for one content type (with every permission): `findMany({ filters, populate, ... })`,
    * `findOne({ documentId })`, `create({ data, status })`, ... and the REST query-string forms (docs/documents.md).
-   * An unknown uid throws an Error naming the content types.
+   * An unknown uid throws an Error naming the content types. With generated types in scope (docs/types.md) the
+   * documents are typed: `documents('api::article.article')` answers `Article`s.
    */
-  documents(uid: string): DocumentService;
+  documents<U extends string>(uid: U): DocumentService<DocumentOf<U>>;
 }
 
 /**

@@ -2,7 +2,38 @@
  * content-router: a Strapi-v5-compatible REST Content API for Express, on MongoDB or an embedded engine.
  * Everything importable from the package is exported here.
  */
+import type { ContentDocument } from './documents';
+
 export { createContentRouter, type ContentRouter, type ContentRouterOptions } from './create-content-router';
+export { generateTypes, type GenerateTypesOptions } from './typegen/generate-types';
+export type {
+  Registry,
+  ContentType,
+  Component,
+  Attribute,
+  ScalarAttribute,
+  MediaAttribute,
+  RelationAttribute,
+  ComponentAttribute,
+  DynamicZoneAttribute,
+  I18nOptions,
+  I18nSettings,
+  ContentTypeSchema,
+  ComponentSchema,
+  AttributeSchema,
+} from './schema';
+export type { Query, RestLimits } from './query';
+
+/**
+ * The document type of each content type uid, filled in by the generated types (`content-router types`,
+ * docs/types.md) through declaration merging: `interface ContentTypes { 'api::article.article': Article }`.
+ * Empty until then: every document is a `ContentDocument`.
+ */
+export interface ContentTypes {}
+/** The type of each component uid, filled in by the generated types like `ContentTypes`. */
+export interface Components {}
+/** The document type of a content type uid: its generated type, or `ContentDocument` without one. */
+export type DocumentOf<U extends string> = U extends keyof ContentTypes ? ContentTypes[U] : ContentDocument;
 export { memoryEngine, mongoEngine, MONGODB_MAX_DOCUMENT_BYTES, type Engine, type MemoryEngineOptions, type MongoEngineOptions } from './engine';
 export { localProvider, type StorageProvider } from './media';
 export { serveUploads } from './http/serve-uploads';

@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { generateTypes, type ComponentSchema, type ContentTypeSchema } from '../../lib';
 
 /**
  * The code examples of README.md and docs/*.md, to type-check and run as a user would: every ```ts block is a
@@ -116,8 +117,10 @@ const TSCONFIG = {
     outDir: 'out',
     types: ['node'],
   },
-  include: ['*.ts', 'src/**/*.json'],
+  include: ['*.ts', 'src/**/*.json', 'types/*.d.ts'],
 };
+
+const FIXTURE_TYPES = Object.keys(FIXTURES).filter((p) => p.startsWith('src/api/'));
 
 const JSCONFIG = { compilerOptions: { ...TSCONFIG.compilerOptions, allowJs: true, checkJs: true, noEmit: true, outDir: undefined }, include: ['*.js'] };
 
@@ -139,6 +142,8 @@ export function writeExampleProjects(root: string, examples: DocExample[]): { es
   for (const dir of [esm, cjs]) {
     for (const [path, json] of Object.entries(FIXTURES)) write(join(dir, path), JSON.stringify(json, null, 2));
   }
+  // What `npx content-router types` writes for these schemas (docs/types.md): every TypeScript example sees it.
+  write(join(esm, 'types', 'content-router.d.ts'), generateTypes({ contentTypes: FIXTURE_TYPES.map((p) => FIXTURES[p] as ContentTypeSchema), components: { 'shared.seo': FIXTURES['src/components/shared/seo.json'] as ComponentSchema } }));
   const files = new Map<DocExample, string>();
   examples.forEach((example, i) => {
     const name = `example-${i + 1}`;

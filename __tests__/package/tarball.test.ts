@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { docExamples, writeExampleProjects } from '../helpers/doc-examples';
 
 /**
- * The published package works for a new user: `npm pack` (which builds dist/ through `prepare`), then the
+ * The published package works for a new user: `npm pack` (which builds dist/ through `prepack`), then the
  * tarball installed once (with express 5 and `cors`, the host's own dependencies of the examples) for two
  * throwaway Express 5 apps, a plain CommonJS one (`require`) and an ESM one (named `import`), each serving
  * `GET /api/notes` from the memory engine; and every code example of README.md and docs/, type-checked with tsc
@@ -93,6 +93,23 @@ function expectOk(res: SpawnSyncReturns<string>, what: string): void {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
+  it('ships dist/ (JavaScript and declarations, no source maps), LICENSE, README.md, CHANGELOG.md and package.json, nothing else', () => {
+    const listed = run('tar', ['-tzf', tarball], tmp);
+    expectOk(listed, 'tar -tzf');
+    const files = listed.stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+    const outside = files.filter((f) => !f.startsWith('dist/')).sort();
+    expect(outside).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json']);
+    const dist = files.filter((f) => f.startsWith('dist/'));
+    // Maps would point at lib/*.ts, which is not shipped; the JavaScript is tsc's readable output.
+    expect(dist.filter((f) => !/\.(js|d\.ts)$/.test(f))).toEqual([]);
+    const js = dist.filter((f) => f.endsWith('.js'));
+    expect(js.length).toBeGreaterThan(50);
+    expect(js.filter((f) => !dist.includes(f.replace(/\.js$/, '.d.ts')))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/cli.js']));
+    const license = run('tar', ['-xzOf', tarball, 'package/LICENSE'], tmp);
+    expect(license.stdout).toMatch(/^MIT License/);
+  });
+
   it.each(Object.keys(APPS) as (keyof typeof APPS)[])('installs into a fresh %s Express 5 app and serves GET /api/notes', (kind) => {
     const spec = APPS[kind];
     const dir = join(tmp, `app-${kind}`);
@@ -107,6 +124,43 @@ function expectOk(res: SpawnSyncReturns<string>, what: string): void {
     expect(result.status).toBe(200);
     expect(result.contentType).toMatch(/^application\/json/);
     expect(JSON.parse(result.text)).toEqual({ data: [], meta: { pagination: { page: 1, pageSize: 25, pageCount: 0, total: 0 } } });
+  }, TIMEOUT);
+
+  it('`content-router types` writes declarations that a strict TypeScript ESM app (skipLibCheck: false) uses through router.documents()', () => {
+    const dir = join(tmp, 'app-types');
+    mkdirSync(join(dir, 'schemas', 'note'), { recursive: true });
+    mkdirSync(join(dir, 'components', 'shared'), { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'cr-types-app', version: '1.0.0', private: true, type: 'module' }));
+    const note = { ...NOTE_SCHEMA, attributes: { ...NOTE_SCHEMA.attributes, big: { type: 'biginteger' }, seo: { type: 'component', component: 'shared.seo' } } };
+    writeFileSync(join(dir, 'schemas', 'note', 'schema.json'), JSON.stringify(note));
+    writeFileSync(join(dir, 'components', 'shared', 'seo.json'), JSON.stringify({ attributes: { metaTitle: { type: 'string' } } }));
+    const bin = join(tmp, 'node_modules', '.bin', 'content-router');
+    expectOk(run(bin, ['types', '--schemas', 'schemas', '--components', 'components', '--out', 'types/content.d.ts'], dir), 'content-router types');
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, skipLibCheck: false, resolveJsonModule: true, outDir: 'out', types: ['node'] },
+      include: ['app.ts', 'types/*.d.ts'],
+    }));
+    writeFileSync(join(dir, 'app.ts'), [
+      "import { createContentRouter, memoryEngine } from 'content-router';",
+      "import type { Note, SharedSeo } from './types/content.js';",
+      "import note from './schemas/note/schema.json' with { type: 'json' };",
+      "import seo from './components/shared/seo.json' with { type: 'json' };",
+      "const router = createContentRouter({ contentTypes: [note], components: { 'shared.seo': seo }, engine: memoryEngine({ ephemeral: true }), auth: {} });",
+      'const notes = router.documents(\'api::note.note\');',
+      "const created: Note = await notes.create({ data: { title: 'Hello', big: '9007199254740993', seo: { metaTitle: 'm' } } });",
+      "const [found] = await notes.findMany({ populate: { seo: true } });",
+      'const seoOf: SharedSeo | null | undefined = found?.seo;',
+      'const big: string | null = created.big;',
+      '// @ts-expect-error: a title is a string',
+      'const wrong: number = created.title;',
+      'void wrong;',
+      "console.log('RESULT ' + JSON.stringify({ title: created.title, big, seo: seoOf?.metaTitle }));",
+      '',
+    ].join('\n'));
+    expectOk(run(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], dir), 'tsc (skipLibCheck: false)');
+    const started = run(process.execPath, [join('out', 'app.js')], dir);
+    expectOk(started, 'node out/app.js');
+    expect(started.stdout).toContain('RESULT {"title":"Hello","big":"9007199254740993","seo":"m"}');
   }, TIMEOUT);
 
   describe('the examples of README.md and docs/', () => {

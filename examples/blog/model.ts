@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ComponentSchema, ContentTypeSchema } from '../../lib';
 
 const root = path.join(__dirname, 'model');
 const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -10,11 +11,11 @@ export function loadBlogModel() {
     .readdirSync(path.join(root, 'content-types'))
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((f) => readJson(path.join(root, 'content-types', f)));
-  const components: Record<string, unknown> = {};
+    .map((f) => readJson(path.join(root, 'content-types', f)) as ContentTypeSchema);
+  const components: Record<string, ComponentSchema> = {};
   for (const category of fs.readdirSync(path.join(root, 'components'))) {
     for (const f of fs.readdirSync(path.join(root, 'components', category)).filter((x) => x.endsWith('.json'))) {
-      components[`${category}.${f.replace(/\.json$/, '')}`] = readJson(path.join(root, 'components', category, f));
+      components[`${category}.${f.replace(/\.json$/, '')}`] = readJson(path.join(root, 'components', category, f)) as ComponentSchema;
     }
   }
   const permissions = readJson(path.join(root, 'permissions.json')) as {

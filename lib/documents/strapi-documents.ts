@@ -29,10 +29,10 @@ export interface DocumentTargetParams extends Pick<DocumentQueryParams, 'fields'
   locale?: string;
 }
 /** What `delete()`, `publish()`, `unpublish()` and `discardDraft()` answer (Strapi 5). */
-export interface DocumentVersions {
+export interface DocumentVersions<D = ContentDocument> {
   documentId: string;
   /** The versions (one per locale and status) deleted, published, unpublished or created from the published ones. */
-  entries: ContentDocument[];
+  entries: D[];
 }
 
 /**
@@ -42,30 +42,30 @@ export interface DocumentVersions {
  * `{ data, pagination }` with the REST defaults (published, 25 a page), `findOne(documentId, query)`,
  * `create(data, options)`, `update(documentId, data, options)`, `delete(documentId, options)`, ...
  */
-export interface DocumentService {
+export interface DocumentService<D = ContentDocument> {
   readonly contentType: ContentType;
-  findMany(params?: DocumentQueryParams): Promise<ContentDocument[]>;
-  findMany(query: string | Query): Promise<FindManyResult>;
-  findFirst(params?: DocumentQueryParams | string | Query): Promise<ContentDocument | null>;
-  findOne(params: DocumentFindOneParams): Promise<ContentDocument | null>;
-  findOne(documentId: string, query?: string | Query): Promise<ContentDocument | null>;
+  findMany(params?: DocumentQueryParams): Promise<D[]>;
+  findMany(query: string | Query): Promise<Omit<FindManyResult, 'data'> & { data: D[] }>;
+  findFirst(params?: DocumentQueryParams | string | Query): Promise<D | null>;
+  findOne(params: DocumentFindOneParams): Promise<D | null>;
+  findOne(documentId: string, query?: string | Query): Promise<D | null>;
   count(params?: Pick<DocumentQueryParams, 'filters' | 'locale' | 'status'>): Promise<number>;
-  create(params: DocumentCreateParams): Promise<ContentDocument>;
-  create(data: unknown, options?: DocumentWriteOptions): Promise<ContentDocument>;
-  update(params: DocumentUpdateParams): Promise<ContentDocument | null>;
-  update(documentId: string, data: unknown, options?: DocumentWriteOptions): Promise<ContentDocument | null>;
-  delete(params: DocumentTargetParams): Promise<DocumentVersions>;
+  create(params: DocumentCreateParams): Promise<D>;
+  create(data: unknown, options?: DocumentWriteOptions): Promise<D>;
+  update(params: DocumentUpdateParams): Promise<D | null>;
+  update(documentId: string, data: unknown, options?: DocumentWriteOptions): Promise<D | null>;
+  delete(params: DocumentTargetParams): Promise<DocumentVersions<D>>;
   delete(documentId: string, options?: { locale?: string | '*' }): Promise<number>;
-  publish(params: DocumentTargetParams): Promise<DocumentVersions>;
-  publish(documentId: string, options?: { locale?: string }): Promise<ContentDocument | null>;
-  unpublish(params: DocumentTargetParams): Promise<DocumentVersions>;
+  publish(params: DocumentTargetParams): Promise<DocumentVersions<D>>;
+  publish(documentId: string, options?: { locale?: string }): Promise<D | null>;
+  unpublish(params: DocumentTargetParams): Promise<DocumentVersions<D>>;
   unpublish(documentId: string, options?: { locale?: string }): Promise<number>;
-  discardDraft(params: DocumentTargetParams): Promise<DocumentVersions>;
-  discardDraft(documentId: string, options?: { locale?: string }): Promise<ContentDocument | null>;
+  discardDraft(params: DocumentTargetParams): Promise<DocumentVersions<D>>;
+  discardDraft(documentId: string, options?: { locale?: string }): Promise<D | null>;
   /** The documentId of some stored document, in any locale and status (a single type has at most one). */
   anyDocumentId(): Promise<string | undefined>;
   /** A single type's `PUT` (REST form): updates its document in the locale (creating it) or creates the document. */
-  upsertSingle(data: unknown, options?: DocumentWriteOptions): Promise<ContentDocument>;
+  upsertSingle(data: unknown, options?: DocumentWriteOptions): Promise<D>;
   /** A single type's `DELETE` (REST form): how many rows were deleted. */
   deleteSingle(options?: { locale?: string }): Promise<number>;
 }

@@ -1,9 +1,14 @@
 import { createRegistry } from '../../../lib/schema';
-import type { Registry } from '../../../lib/schema';
+import type { ComponentSchema, ContentTypeSchema, Registry } from '../../../lib/schema';
 
 /** A synthetic model with every Strapi attribute type and option the body validator knows. */
 export function everyTypeRegistry(): Registry {
-  return createRegistry({
+  return createRegistry(everyTypeSchemas());
+}
+
+/** The schemas of everyTypeRegistry(), as createContentRouter and generateTypes take them. */
+export function everyTypeSchemas(): { contentTypes: ContentTypeSchema[]; components: Record<string, ComponentSchema> } {
+  return {
     contentTypes: [
       {
         kind: 'collectionType',
@@ -59,5 +64,5 @@ export function everyTypeRegistry(): Registry {
       'parts.note': { attributes: { body: { type: 'text' }, day: { type: 'date' } } },
       'parts.unused': { attributes: { x: { type: 'string' } } },
     },
-  });
+  };
 }

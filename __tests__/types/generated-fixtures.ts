@@ -1,0 +1,30 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { generateTypes, type GenerateTypesOptions } from '../../lib';
+import { readComponentSchemas, readContentTypeSchemas } from '../../lib/typegen/read-schemas';
+import { everyTypeSchemas } from '../unit/schema/every-type';
+
+const SHARED_BLOG = path.join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'blog');
+
+/**
+ * The committed generated declarations (generated/*.d.ts) and what generates them: the blog model (read from
+ * ../shared/fixtures/blog like the CLI does) and the every-type test model. They augment this repository's
+ * lib/ (a relative module name) so that `npm run typecheck` checks usage.ts against them.
+ * `UPDATE_GENERATED_TYPES=1 npx jest __tests__/types` rewrites them after a deliberate generator change.
+ */
+export const GENERATED: readonly { file: string; options: () => GenerateTypesOptions }[] = [
+  {
+    file: path.join(__dirname, 'generated', 'blog.d.ts'),
+    options: () => ({
+      contentTypes: readContentTypeSchemas([path.join(SHARED_BLOG, 'content-types')]),
+      components: readComponentSchemas(path.join(SHARED_BLOG, 'components')),
+      moduleName: '../../../lib',
+    }),
+  },
+  { file: path.join(__dirname, 'generated', 'every-type.d.ts'), options: () => ({ ...everyTypeSchemas(), moduleName: '../../../lib' }) },
+];
+
+/** Writes every generated file (the UPDATE_GENERATED_TYPES path). */
+export function writeGenerated(): void {
+  for (const g of GENERATED) fs.writeFileSync(g.file, generateTypes(g.options()));
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+import fs from 'node:fs';
+import path from 'node:path';
+import { generateTypes } from './typegen/generate-types';
+import { readComponentSchemas, readContentTypeSchemas } from './typegen/read-schemas';
+
+const USAGE = `usage: content-router types --schemas <dir|file>... [--components <dir>] --out <file> [--module <name>]
+
+Writes TypeScript declarations of every content type and component (docs/types.md).
+  --schemas     schema.json files, or folders searched for .json files (e.g. src/api)
+  --components  a components folder: <dir>/<category>/<name>.json (e.g. src/components)
+  --out         the file written (e.g. types/content-router.d.ts)
+  --module      the module the uid maps augment (default content-router)`;
+
+/** `--flag value...` to a map of the values of each flag. */
+function parseFlags(args: readonly string[]): Map<string, string[]> {
+  const flags = new Map<string, string[]>();
+  let current: string[] | undefined;
+  for (const arg of args) {
+    if (arg.startsWith('--')) {
+      current = flags.get(arg.slice(2)) ?? [];
+      flags.set(arg.slice(2), current);
+    } else if (current) current.push(arg);
+    else throw new Error(`unexpected argument ${JSON.stringify(arg)}`);
+  }
+  for (const name of flags.keys()) {
+    if (!['schemas', 'components', 'out', 'module', 'help'].includes(name)) throw new Error(`unknown option --${name}`);
+  }
+  return flags;
+}
+
+/**
+ * The `content-router` command: `content-router types --schemas src/api --components src/components --out types/content.d.ts`.
+ * Returns the exit code.
+ *
+ * @example
+ * process.exitCode = runCli(process.argv.slice(2));
+ */
+export function runCli(argv: readonly string[]): number {
+  const [command, ...rest] = argv;
+  if (command !== 'types') {
+    process.stderr.write(`${USAGE}\n`);
+    return command === undefined || command === '--help' ? 0 : 2;
+  }
+  try {
+    const flags = parseFlags(rest);
+    if (flags.has('help')) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    const schemas = flags.get('schemas') ?? [];
+    const [out] = flags.get('out') ?? [];
+    if (schemas.length === 0 || !out) throw new Error('--schemas and --out are required');
+    const [componentsDir] = flags.get('components') ?? [];
+    const [moduleName] = flags.get('module') ?? [];
+    const text = generateTypes({ contentTypes: readContentTypeSchemas(schemas), components: componentsDir ? readComponentSchemas(componentsDir) : {}, moduleName });
+    fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
+    fs.writeFileSync(out, text);
+    process.stdout.write(`content-router: wrote ${out}\n`);
+    return 0;
+  } catch (err) {
+    process.stderr.write(`content-router types: ${(err as Error).message}\n\n${USAGE}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) process.exitCode = runCli(process.argv.slice(2));

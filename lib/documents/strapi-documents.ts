@@ -119,6 +119,17 @@ export function strapiDocuments(sc: ServiceContext): DocumentService {
   const requireDraftAndPublish = (method: string): void => {
     if (!ct.draftAndPublish) throw new ValidationError(`${method}() needs draft & publish: ${ct.uid} does not have it`);
   };
+  /** publish / discardDraft of the object form: the action in each locale it names, the rows it returned. */
+  const eachLocale = async (arg: unknown, method: string, run: (documentId: string, locale: string | undefined) => Promise<Row | null>) => {
+    const { documentId, locale } = target(arg, method);
+    requireDraftAndPublish(method);
+    const entries: Row[] = [];
+    for (const loc of localesOf(locale)) {
+      const row = await run(documentId, loc);
+      if (row) entries.push(row);
+    }
+    return { documentId, entries };
+  };
   const write = (params: Record<string, unknown>): DocumentWriteOptions => {
     const query = paramsToQuery(pc, without(params, 'data', 'documentId'), 'write');
     const status = params.status === 'published' ? 'published' : 'draft';
@@ -167,14 +178,7 @@ export function strapiDocuments(sc: ServiceContext): DocumentService {
     },
     async publish(arg: unknown, options?: { locale?: string }) {
       if (typeof arg === 'string') return docs.publish(arg, options);
-      const { documentId, locale } = target(arg, 'publish');
-      requireDraftAndPublish('publish');
-      const entries: Row[] = [];
-      for (const loc of localesOf(locale)) {
-        const row = await docs.publish(documentId, { locale: loc });
-        if (row) entries.push(row);
-      }
-      return { documentId, entries };
+      return eachLocale(arg, 'publish', (documentId, locale) => docs.publish(documentId, { locale }));
     },
     async unpublish(arg: unknown, options?: { locale?: string }) {
       if (typeof arg === 'string') return docs.unpublish(arg, options);
@@ -186,14 +190,7 @@ export function strapiDocuments(sc: ServiceContext): DocumentService {
     },
     async discardDraft(arg: unknown, options?: { locale?: string }) {
       if (typeof arg === 'string') return docs.discardDraft(arg, options);
-      const { documentId, locale } = target(arg, 'discardDraft');
-      requireDraftAndPublish('discardDraft');
-      const entries: Row[] = [];
-      for (const loc of localesOf(locale)) {
-        const row = await docs.discardDraft(documentId, { locale: loc });
-        if (row) entries.push(row);
-      }
-      return { documentId, entries };
+      return eachLocale(arg, 'discardDraft', (documentId, locale) => docs.discardDraft(documentId, { locale }));
     },
     anyDocumentId: () => docs.anyDocumentId(),
     upsertSingle: (data: unknown, options?: DocumentWriteOptions) => docs.upsertSingle(data, options),

@@ -9,6 +9,7 @@ import { createEngineReadiness } from './http/engine-readiness';
 import type { OnError } from './http/report-error';
 import type { RoutesOptions } from './http/route-defaults';
 import type { UploadOptions } from './http/upload-routes';
+import { checkLifecycles } from './options/check-lifecycles';
 import { validateRouterOptions } from './options/validate-options';
 import { DEFAULT_MAX_DEPTH } from './query/depth-limit';
 
@@ -96,6 +97,7 @@ export interface ContentRouter extends Router {
 export function createContentRouter(options: ContentRouterOptions): ContentRouter {
   validateRouterOptions(options);
   const registry = createRegistry({ contentTypes: options.contentTypes, components: options.components, i18n: options.i18n });
+  checkLifecycles(options.lifecycles, registry);
   const engine = options.engine ?? memoryEngine();
   const rest = { defaultLimit: options.rest?.defaultLimit ?? 25, maxLimit: options.rest?.maxLimit ?? 100, maxDepth: options.rest?.maxDepth ?? DEFAULT_MAX_DEPTH };
   const service = createDocumentService({ registry, engine, rest, documentId: options.documentId, lifecycles: options.lifecycles });

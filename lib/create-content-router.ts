@@ -9,6 +9,8 @@ import { createEngineReadiness } from './http/engine-readiness';
 import type { OnError } from './http/report-error';
 import type { RoutesOptions } from './http/route-defaults';
 import type { UploadOptions } from './http/upload-routes';
+import type { OpenApiOption } from './http/openapi-route';
+import { createOpenApiDocument, type OpenApiDocument, type OpenApiDocumentOptions } from './openapi';
 import { checkLifecycles } from './options/check-lifecycles';
 import { validateRouterOptions } from './options/validate-options';
 import { DEFAULT_MAX_DEPTH } from './query/depth-limit';
@@ -62,6 +64,12 @@ export interface ContentRouterOptions {
    * default 5000. `0` answers at once.
    */
   readyWaitMS?: number;
+  /**
+   * Serve the OpenAPI 3.1 document of this API (docs/openapi.md): `true` at `/openapi.json` under the mount point,
+   * or `{ path, public, serverUrl, title, version }`. Default off (`router.openapi()` gives it either way). Served to
+   * API-token callers only unless `public: true`.
+   */
+  openapi?: boolean | OpenApiOption;
 }
 
 /** The returned Express router, with the document service and the engine for the host app. */
@@ -81,6 +89,11 @@ export interface ContentRouter extends Router {
    * An unknown uid throws an Error naming the content types.
    */
   documents(uid: string): DocumentService;
+  /**
+   * The OpenAPI 3.1 document of this router's routes (docs/openapi.md): paths, query parameters, request bodies,
+   * answers with each type's document schema, the error envelope, API tokens as bearer authentication.
+   */
+  openapi(options?: OpenApiDocumentOptions): OpenApiDocument;
 }
 
 /**
@@ -104,6 +117,9 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
   const auth = createAuth(options.auth, registry);
   const readiness = createEngineReadiness(() => engine.init(indexesFor(registry)), { waitMS: options.readyWaitMS });
 
+  const limits = { maxLimit: rest.maxLimit, upload: options.upload !== false };
+  const openapi = (o: OpenApiDocumentOptions = {}): OpenApiDocument => createOpenApiDocument(registry, limits, o);
+  const served = options.openapi === true ? {} : options.openapi || undefined;
   const router = createHttpRouter({
     registry,
     engine,
@@ -116,12 +132,14 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     bodyLimit: options.bodyLimit ?? '1mb',
     documentId: options.documentId,
     onError: options.onError,
+    openapi: served && { option: served, build: (serverUrl) => openapi({ ...served, serverUrl }) },
   }) as ContentRouter;
   Object.defineProperties(router, {
     registry: { value: registry },
     engine: { value: engine },
     ready: { value: readiness.ready },
     documents: { value: documentServices(registry, rest, (uid) => service(uid)) },
+    openapi: { value: openapi },
   });
   return router;
 }

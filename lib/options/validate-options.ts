@@ -55,6 +55,16 @@ export const routerOptionsSchema = {
     routes: { type: 'object' },
     onError: {},
     readyWaitMS: { type: 'integer', minimum: 0, maximum: 2147483647 },
+    openapi: {
+      anyOf: [
+        { type: 'boolean' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: { path: { type: 'string', pattern: '^/' }, public: { type: 'boolean' }, serverUrl: { type: 'string' }, title: { type: 'string' }, version: { type: 'string' } },
+        },
+      ],
+    },
   },
 } as const;
 

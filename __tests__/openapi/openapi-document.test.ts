@@ -33,6 +33,15 @@ describe('router.openapi()', () => {
     expect(validateOpenApi(doc).valid).toBe(false);
   });
 
+  it('gives a new document each time: changing one changes no other', () => {
+    const router = blogRouter();
+    const first = router.openapi();
+    (first.components.schemas.Error as { properties: Record<string, unknown> }).properties.data = { type: 'object' };
+    (first.paths['/articles'] as { get: { parameters: { schema: unknown }[] } }).get.parameters[0]!.schema = {};
+    expect(router.openapi()).not.toEqual(first);
+    expect((router.openapi().components.schemas.Error as { properties: { data: unknown } }).properties.data).toEqual({ type: 'null' });
+  });
+
   it('lists every route of every type, the media library and the locales, with the query parameters', () => {
     const doc = blogRouter().openapi();
     const routes = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item as object).filter((k) => k !== 'parameters').map((m) => `${m.toUpperCase()} ${p}`));

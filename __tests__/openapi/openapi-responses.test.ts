@@ -1,8 +1,13 @@
+import request from 'supertest';
+import { createBlogApp } from '../../examples/blog/app';
+import { loadBlogModel } from '../../examples/blog/model';
+import { testEngine } from '../helpers/test-engine';
 import { blogTokens, startBlogApp, type RunningBlogApp } from '../helpers/conformance/start-blog-app';
 import { loadCorpus } from '../helpers/conformance/load';
 import { replayCorpus } from '../helpers/conformance/replay-corpus';
 import type { ReplayRecord } from '../helpers/conformance/types';
-import { responseValidator, type ResponseVerdict } from '../helpers/openapi/response-validator';
+import { requestValidator, responseValidator, type ResponseVerdict } from '../helpers/openapi/response-validator';
+import type { CorpusCase } from '../helpers/conformance/types';
 
 /**
  * The OpenAPI document is true of real answers: the conformance corpus (367 requests recorded against Strapi) is
@@ -11,9 +16,11 @@ import { responseValidator, type ResponseVerdict } from '../helpers/openapi/resp
 describe('router.openapi() describes the answers of the conformance corpus', () => {
   let blog: RunningBlogApp;
   let records: ReplayRecord[];
+  let cases: readonly CorpusCase[];
   beforeAll(async () => {
     blog = await startBlogApp();
-    const side = await replayCorpus(loadCorpus(), blog.base, blogTokens());
+    cases = loadCorpus();
+    const side = await replayCorpus(cases, blog.base, blogTokens());
     records = side.index.map((name) => side.records.get(name)!);
   }, 180_000);
   afterAll(async () => {
@@ -37,6 +44,15 @@ describe('router.openapi() describes the answers of the conformance corpus', () 
     expect(counts.valid).toBeGreaterThan(300);
   });
 
+  it('describes the JSON body of every write the API accepted (2xx)', () => {
+    const check = requestValidator(blog.router.openapi() as never);
+    const byName = new Map(cases.map((c) => [c.name, c]));
+    const accepted = records.filter((r) => r.status >= 200 && r.status < 300 && byName.get(r.name)?.body !== undefined);
+    const checked = accepted.map((r) => ({ name: r.name, ...check(r.request.method, r.request.path, byName.get(r.name)!.body) })).filter((v) => v.operation);
+    expect(checked.filter((v) => v.errors.length > 0)).toEqual([]);
+    expect(checked.length).toBeGreaterThan(100);
+  });
+
   it('bites: a document that leaves out an attribute the API answers fails on the answers that carry it', () => {
     const doc = blog.router.openapi();
     const article = doc.components.schemas.Article as { properties: Record<string, unknown> };
@@ -49,5 +65,36 @@ describe('router.openapi() describes the answers of the conformance corpus', () 
     const doc = blog.router.openapi();
     (doc.components.schemas.Error as { properties: { data: unknown } }).properties.data = { type: 'object' };
     expect(verdicts(doc).filter(({ verdict }) => verdict.kind === 'invalid').length).toBeGreaterThan(20);
+  });
+});
+
+describe('router.openapi() describes the answers of the seeded example app', () => {
+  const reads = [
+    '/api/articles?populate=*',
+    '/api/articles?populate[blocks][populate]=*&populate[cover]=true&populate[author][populate]=*&populate[categories][populate][parent]=true',
+    '/api/articles?populate[categories][count]=true',
+    '/api/articles?fields[0]=title&locale=*&pagination[start]=0&pagination[limit]=2',
+    '/api/articles?status=draft&populate=*&pagination[withCount]=false',
+    '/api/articles?locale=fr&populate[localizations]=true',
+    '/api/categories?populate[articles][populate][author][populate][avatar]=true&sort=name:desc',
+    '/api/authors?populate=*',
+    '/api/global?populate=*',
+    '/api/about?populate[blocks][populate]=*',
+    '/api/upload/files',
+    '/api/i18n/locales',
+    '/api/articles?filters[nope][$eq]=1',
+    '/api/articles/not-a-document',
+  ];
+  let blog: Awaited<ReturnType<typeof createBlogApp>>;
+  const token = loadBlogModel().permissions.apiTokens.find((t) => t.type === 'full-access')!.accessKey;
+  beforeAll(async () => {
+    blog = await createBlogApp({ engine: testEngine() });
+  });
+  afterAll(() => blog?.close());
+
+  it.each(reads)('%s', async (url) => {
+    const res = await request(blog.app).get(url).set('authorization', `Bearer ${token}`);
+    const verdict = responseValidator(blog.router.openapi() as never)('GET', url, res.status, res.body);
+    expect(verdict).toEqual({ kind: 'valid', operation: expect.any(String) });
   });
 });

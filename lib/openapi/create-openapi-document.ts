@@ -58,7 +58,8 @@ const envelopes: Record<string, JsonSchema> = {
  * doc.paths['/articles']; // { get: { operationId: 'api::article.article.find', ... }, post: ... }
  */
 export function createOpenApiDocument(registry: Registry, router: { maxLimit: number; upload: boolean }, options: OpenApiDocumentOptions = {}): OpenApiDocument {
-  return {
+  // A copy: the caller may change its document without changing the next one (schemas and parameters are shared constants).
+  return structuredClone({
     openapi: '3.1.0',
     info: {
       title: options.title ?? 'Content API',
@@ -74,5 +75,5 @@ export function createOpenApiDocument(registry: Registry, router: { maxLimit: nu
       schemas: { ...envelopes, ...registrySchemas(registry) },
       securitySchemes: { apiToken: { type: 'http', scheme: 'bearer', description: 'A Strapi API token (auth.apiTokens), or what auth.resolve recognises' } },
     },
-  };
+  } as const) as unknown as OpenApiDocument;
 }

@@ -107,7 +107,13 @@ export function inputAttributeSchema(a: Attribute): JsonSchema {
 
 /** `{ data: { ...writable attributes } }`: the body of a create or an update. */
 export function inputSchema(ct: ContentType): JsonSchema {
-  const data = Object.fromEntries(Object.values(ct.attributes).filter((a) => !a.system).map((a) => [a.name, inputAttributeSchema(a)]));
+  const data: Record<string, JsonSchema> = Object.fromEntries(Object.values(ct.attributes).filter((a) => !a.system).map((a) => [a.name, inputAttributeSchema(a)]));
+  // Accepted and dropped, as Strapi does (lib/schema/validate-body/check-keys.ts): the query says status and locale.
+  data.publishedAt = { description: 'Ignored: `?status=` says which version is written' };
+  if (ct.localized) {
+    data.locale = { type: 'string', description: 'Ignored: `?locale=` says which locale is written' };
+    data.localizations = { description: 'Ignored' };
+  }
   return {
     type: 'object',
     required: ['data'],

@@ -46,3 +46,25 @@ export function responseValidator(doc: Doc): (method: string, url: string, statu
     return { kind: 'invalid', operation, errors: (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`) };
   };
 }
+
+/**
+ * Checks request bodies against the document's `requestBody` (application/json) of the operation: the
+ * verdict's `operation` is undefined when the route has no JSON request body.
+ * @example requestValidator(doc)('POST', '/api/articles', { data: { title: 'x' } })
+ */
+export function requestValidator(doc: Doc): (method: string, url: string, body: unknown) => { operation?: string; errors: string[] } {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ ...doc, $id: 'openapi.json' });
+  const prefix = doc.servers?.[0]?.url.replace(/\/$/, '') ?? '';
+  const templates = Object.keys(doc.paths).map((t) => ({ t, re: new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+  return (method, url, body) => {
+    const pathname = decodeURI(url.split('?')[0]!).slice(prefix.length) || '/';
+    const template = templates.find((x) => x.re.test(pathname))?.t;
+    const m = method.toLowerCase();
+    const op = template === undefined ? undefined : (doc.paths[template]![m] as { requestBody?: { content?: Record<string, unknown> } } | undefined);
+    if (!op?.requestBody?.content?.['application/json']) return { errors: [] };
+    const validate = ajv.compile({ $ref: `openapi.json#/paths/${escape(template!)}/${m}/requestBody/content/application~1json/schema` });
+    return { operation: `${m} ${template}`, errors: validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`) };
+  };
+}

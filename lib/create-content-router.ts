@@ -10,6 +10,9 @@ import { createEngineReadiness } from './http/engine-readiness';
 import type { OnError } from './http/report-error';
 import type { RoutesOptions } from './http/route-defaults';
 import type { UploadOptions } from './http/upload-routes';
+import type { OpenApiOption } from './http/openapi-route';
+import { createOpenApiDocument, type OpenApiDocument, type OpenApiDocumentOptions } from './openapi';
+import { checkLifecycles } from './options/check-lifecycles';
 import { validateRouterOptions } from './options/validate-options';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_JOINED_ROWS } from './query/depth-limit';
 
@@ -63,6 +66,12 @@ export interface ContentRouterOptions {
    * default 5000. `0` answers at once.
    */
   readyWaitMS?: number;
+  /**
+   * Serve the OpenAPI 3.1 document of this API (docs/openapi.md): `true` at `/openapi.json` under the mount point,
+   * or `{ path, public, serverUrl, title, version }`. Default off (`router.openapi()` gives it either way). Served to
+   * API-token callers only unless `public: true`.
+   */
+  openapi?: boolean | OpenApiOption;
 }
 
 /** The returned Express router, with the document service and the engine for the host app. */
@@ -83,6 +92,11 @@ export interface ContentRouter extends Router {
    * documents are typed: `documents('api::article.article')` answers `Article`s.
    */
   documents<U extends string>(uid: U): DocumentService<DocumentOf<U>>;
+  /**
+   * The OpenAPI 3.1 document of this router's routes (docs/openapi.md): paths, query parameters, request bodies,
+   * answers with each type's document schema, the error envelope, API tokens as bearer authentication.
+   */
+  openapi(options?: OpenApiDocumentOptions): OpenApiDocument;
 }
 
 /**
@@ -99,6 +113,7 @@ export interface ContentRouter extends Router {
 export function createContentRouter(options: ContentRouterOptions): ContentRouter {
   validateRouterOptions(options);
   const registry = createRegistry({ contentTypes: options.contentTypes, components: options.components, i18n: options.i18n });
+  checkLifecycles(options.lifecycles, registry);
   const engine = options.engine ?? memoryEngine();
   const rest = {
     defaultLimit: options.rest?.defaultLimit ?? 25,
@@ -110,6 +125,9 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
   const auth = createAuth(options.auth, registry);
   const readiness = createEngineReadiness(() => engine.init(indexesFor(registry)), { waitMS: options.readyWaitMS });
 
+  const limits = { maxLimit: rest.maxLimit, upload: options.upload !== false };
+  const openapi = (o: OpenApiDocumentOptions = {}): OpenApiDocument => createOpenApiDocument(registry, limits, o);
+  const served = options.openapi === true ? {} : options.openapi || undefined;
   const router = createHttpRouter({
     registry,
     engine,
@@ -122,12 +140,14 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     bodyLimit: options.bodyLimit ?? '1mb',
     documentId: options.documentId,
     onError: options.onError,
+    openapi: served && { option: served, build: (serverUrl) => openapi({ ...served, serverUrl }) },
   }) as ContentRouter;
   Object.defineProperties(router, {
     registry: { value: registry },
     engine: { value: engine },
     ready: { value: readiness.ready },
     documents: { value: documentServices(registry, rest, (uid) => service(uid)) },
+    openapi: { value: openapi },
   });
   return router;
 }

@@ -57,6 +57,8 @@ export type {
 export type { UploadOptions } from './http/upload-routes';
 export type { RoutesOptions, RouteQueryConfig, RouteAction } from './http/route-defaults';
 export type { ErrorContext, OnError } from './http/report-error';
+export { createOpenApiDocument, type OpenApiDocument, type OpenApiDocumentOptions } from './openapi';
+export type { OpenApiOption } from './http/openapi-route';
 export {
   ApplicationError,
   ValidationError,

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { ConfigurationError } from '../errors';
+import { ajvErrorMessage, fieldPath } from '../options/ajv-message';
 
 /** One API token, as created in Strapi's admin (Settings > API Tokens) or by the host app. */
 export interface ApiTokenOption {
@@ -89,16 +90,13 @@ const authOptionsSchema = {
   },
 } as const;
 
-const ajv = new Ajv({ allErrors: false, strict: false });
+const ajv = new Ajv({ allErrors: false, strict: false, verbose: true });
 addFormats(ajv, ['date-time']);
 const validateShape = ajv.compile(authOptionsSchema);
 
 /** `/apiTokens/0/type` -> `auth.apiTokens[0].type`. */
 export function fieldName(pointer: string): string {
-  return pointer
-    .split('/')
-    .slice(1)
-    .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : `${acc}.${part}`), 'auth');
+  return fieldPath('auth', pointer);
 }
 
 /** A CR_INVALID_OPTIONS error naming the offending field. */
@@ -114,10 +112,7 @@ export function validateAuthOptions(options: unknown): asserts options is AuthOp
   if (!validateShape(options)) {
     const err = validateShape.errors?.[0];
     if (err?.instancePath === '/public' && err.keyword === 'type') throw invalidAuthOption('auth.public', `must be { actions: string[] } or '${PUBLIC_ALL}'`);
-    const where = err ? fieldName(err.instancePath) : 'auth';
-    const extra = err?.keyword === 'additionalProperties' ? ` (${String(err.params.additionalProperty)})` : '';
-    const allowed = err?.keyword === 'enum' ? ` (${(err.params.allowedValues as unknown[]).join(', ')})` : '';
-    throw invalidAuthOption(where, `${err?.message ?? 'is invalid'}${extra}${allowed}`);
+    throw new ConfigurationError('CR_INVALID_OPTIONS', err ? ajvErrorMessage('auth', err) : 'auth is invalid');
   }
   const opts = options as AuthOptions;
   if (opts.resolve !== undefined && typeof opts.resolve !== 'function') {

@@ -13,6 +13,8 @@ import { createErrorReporter, type OnError } from './report-error';
 import { uploadRoutes, type UploadOptions } from './upload-routes';
 import type { RestLimits } from '../query';
 import { localesRoute } from './locales-route';
+import { openapiRoute, type OpenApiOption } from './openapi-route';
+import type { OpenApiDocument } from '../openapi';
 import { createRouteDefaults, type RoutesOptions } from './route-defaults';
 
 export interface HttpRouterDeps {
@@ -30,11 +32,13 @@ export interface HttpRouterDeps {
   documentId?: () => string;
   /** Where unexpected errors go; default console.error (see report-error.ts). */
   onError?: OnError;
+  /** Serve the OpenAPI document (the `openapi` option), built by `build` for a server URL. */
+  openapi?: { option: OpenApiOption; build: (serverUrl: string) => OpenApiDocument };
 }
 
 /**
  * The Express router: readiness gate and authentication (one middleware) -> `/upload` routes -> body parsers
- * -> `/i18n/locales` -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
+ * -> `/i18n/locales` -> the OpenAPI document (option) -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
  */
 export function createHttpRouter(deps: HttpRouterDeps): Router {
   const routeDefaults = createRouteDefaults(deps.routes, deps.registry, deps.rest);
@@ -45,6 +49,7 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   }
   router.use(bodyParsers(deps.bodyLimit));
   localesRoute(deps.registry, router);
+  if (deps.openapi) openapiRoute(router, deps.openapi.option, deps.openapi.build);
   contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults }, router);
   router.use(notFound);
   router.use(createErrorHandler(createErrorReporter(deps.onError)));

@@ -1,5 +1,6 @@
 import { OPEN_ABILITY } from '../auth';
 import { ApplicationError, ConfigurationError } from '../errors';
+import { suggestion } from '../options/did-you-mean';
 import { normalizeParams, parseQuery, type RestLimits } from '../query';
 import type { ContentType, Registry } from '../schema';
 
@@ -55,7 +56,7 @@ function routeParams(registry: Registry, rest: RestLimits, ct: ContentType, acti
   const where = `routes["${ct.uid}"].${action}`;
   if (!isPlainObject(config)) fail(`${where} must be an object { query?, defaultQuery? }`);
   const extra = Object.keys(config).filter((k) => k !== 'query' && k !== 'defaultQuery');
-  if (extra.length > 0) fail(`${where}: unknown key "${extra[0]}" (a route takes query and defaultQuery)`);
+  if (extra.length > 0) fail(`${where}: unknown key "${extra[0]}"${suggestion(extra[0]!, ['query', 'defaultQuery'])} (a route takes query and defaultQuery)`);
   const part = (key: 'query' | 'defaultQuery'): Record<string, unknown> => {
     const value = config[key];
     if (value === undefined) return {};
@@ -87,12 +88,12 @@ export function createRouteDefaults(routes: RoutesOptions | undefined, registry:
     const ct = registry.contentTypes.get(uid);
     if (!ct || ct.internal) {
       const known = [...registry.contentTypes.values()].filter((t) => !t.internal).map((t) => t.uid);
-      fail(`routes: unknown content type "${uid}"; the content types are ${known.join(', ')}`);
+      fail(`routes: unknown content type "${uid}"${suggestion(uid, known)}; the content types are ${known.join(', ')}`);
     }
     if (!isPlainObject(actions)) fail(`routes["${uid}"] must be an object keyed by route action`);
     const allowed = ct.kind === 'collectionType' ? COLLECTION_ACTIONS : SINGLE_ACTIONS;
     for (const [action, config] of Object.entries(actions)) {
-      if (!allowed.includes(action as RouteAction)) fail(`routes["${uid}"]: unknown action "${action}"; a ${ct.kind} has ${allowed.join(', ')}`);
+      if (!allowed.includes(action as RouteAction)) fail(`routes["${uid}"]: unknown action "${action}"${suggestion(action, allowed)}; a ${ct.kind} has ${allowed.join(', ')}`);
       byRoute.set(`${uid}\0${action}`, routeParams(registry, rest, ct, action as RouteAction, config));
     }
   }

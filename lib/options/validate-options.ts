@@ -1,9 +1,18 @@
 import Ajv from 'ajv';
 import { ConfigurationError } from '../errors';
+import { ajvErrorMessage, pickAjvError } from './ajv-message';
 
-const schema = {
+const positiveInteger = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+
+/**
+ * Every option of createContentRouter. Each object says `additionalProperties: false`, so a misspelled key is
+ * refused with a did-you-mean (lib/options/ajv-message.ts); a new option is one more entry in `properties`.
+ * Parts with rules of their own (auth, the engine, i18n's locales, routes) are checked again by their owners.
+ */
+export const routerOptionsSchema = {
   type: 'object',
   required: ['contentTypes'],
+  additionalProperties: false,
   properties: {
     contentTypes: { type: 'array' },
     components: { type: 'object' },
@@ -12,38 +21,84 @@ const schema = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        defaultLimit: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
-        maxLimit: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        defaultLimit: positiveInteger,
+        maxLimit: positiveInteger,
         maxDepth: { type: 'integer', minimum: 1 },
         maxJoinedRows: { type: 'integer', minimum: 1 },
       },
     },
-    i18n: { type: 'object' },
+    i18n: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { locales: {}, defaultLocale: { type: 'string' } },
+    },
     auth: { type: 'object' },
-    upload: { anyOf: [{ type: 'object' }, { const: false }] },
+    upload: {
+      anyOf: [
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            provider: { type: 'object' },
+            directory: { type: 'string', minLength: 1 },
+            sizeLimit: { type: 'number', exclusiveMinimum: 0 },
+            breakpoints: { type: 'object', additionalProperties: { type: 'number', exclusiveMinimum: 0 } },
+            maxFiles: positiveInteger,
+            maxPixels: { type: 'number', exclusiveMinimum: 0 },
+          },
+        },
+        { const: false },
+      ],
+    },
     bodyLimit: { type: ['string', 'integer'] },
+    documentId: {},
     lifecycles: { type: 'object' },
     routes: { type: 'object' },
+    onError: {},
     readyWaitMS: { type: 'integer', minimum: 0, maximum: 2147483647 },
+    openapi: {
+      anyOf: [
+        { type: 'boolean' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: { path: { type: 'string', pattern: '^/' }, public: { type: 'boolean' }, serverUrl: { type: 'string' }, title: { type: 'string' }, version: { type: 'string' } },
+        },
+      ],
+    },
   },
 } as const;
 
-const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+const validate = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(routerOptionsSchema);
 
-/** Checks the top-level options of createContentRouter (the parts have their own validators). */
+function invalid(message: string): never {
+  throw new ConfigurationError('CR_INVALID_OPTIONS', message);
+}
+
+/**
+ * Checks the top-level options of createContentRouter (the parts have their own validators): unknown keys
+ * (named, with a did-you-mean), types, ranges, enums (listing the allowed values).
+ *
+ * @example
+ * validateRouterOptions({ contentTypes: [], restt: {} }); // throws 'CR_INVALID_OPTIONS: options.restt: unknown option (did you mean "rest"?); ...'
+ */
 export function validateRouterOptions(options: unknown): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) invalid('options must be an object');
   if (!validate(options)) {
-    const detail = (validate.errors ?? []).map((e) => `options${e.instancePath.replace(/\//g, '.')} ${e.message ?? ''}`).join('; ');
-    throw new ConfigurationError('CR_INVALID_OPTIONS', detail);
+    const error = pickAjvError(validate.errors ?? []);
+    invalid(error ? ajvErrorMessage('options', error, 'option') : 'options are invalid');
   }
-  const o = options as { engine?: { aggregate?: unknown }; rest?: { defaultLimit?: number; maxLimit?: number }; onError?: unknown };
+  const o = options as { engine?: { aggregate?: unknown }; rest?: { defaultLimit?: number; maxLimit?: number }; onError?: unknown; documentId?: unknown };
   if (o.engine !== undefined && typeof o.engine.aggregate !== 'function') {
-    throw new ConfigurationError('CR_INVALID_OPTIONS', 'options.engine must be an Engine (memoryEngine() or mongoEngine())');
+    invalid('options.engine must be an Engine (memoryEngine() or mongoEngine())');
   }
   if (o.onError !== undefined && typeof o.onError !== 'function') {
-    throw new ConfigurationError('CR_INVALID_OPTIONS', 'options.onError must be a function (error, context) => void');
+    invalid('options.onError must be a function (error, context) => void');
+  }
+  if (o.documentId !== undefined && typeof o.documentId !== 'function') {
+    invalid('options.documentId must be a function () => string');
   }
   if (o.rest?.defaultLimit && o.rest.maxLimit && o.rest.defaultLimit > o.rest.maxLimit) {
-    throw new ConfigurationError('CR_INVALID_OPTIONS', 'options.rest.defaultLimit must not exceed options.rest.maxLimit');
+    invalid('options.rest.defaultLimit must not exceed options.rest.maxLimit');
   }
 }

@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../errors';
+import { ajvErrorMessage, pickAjvError } from '../options/ajv-message';
+import { suggestion } from '../options/did-you-mean';
 import {
-
   validateComponentDefinition,
   validateContentTypeDefinition,
 } from './definition-schema';
@@ -19,8 +20,20 @@ export interface RegistryInput {
 
 const RESERVED = new Set<string>([...SYSTEM_FIELDS, 'localizations', 'createdBy', 'updatedBy', '_id', '__proto__', 'constructor', 'prototype']);
 
-function ajvMessage(errors: { instancePath: string; message?: string }[] | null | undefined): string {
-  return (errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim()).join('; ');
+function ajvMessage(root: string, errors: Parameters<typeof pickAjvError>[0] | null | undefined): string {
+  const error = pickAjvError(errors ?? []);
+  return error ? ajvErrorMessage(root, error) : `${root} is invalid`;
+}
+
+/** A uid attribute's `targetField` names an attribute of the same type or component (Strapi's rule). */
+function checkTargetFields(owner: string, attrs: Record<string, Attribute>): void {
+  for (const a of Object.values(attrs)) {
+    if (a.kind !== 'scalar' || a.targetField === undefined) continue;
+    const target = attrs[a.targetField];
+    if (!target) {
+      throw new ConfigurationError('CR_INVALID_SCHEMA', `${owner}.${a.name}.targetField: "${a.targetField}" is not an attribute of ${owner}${suggestion(a.targetField, Object.keys(attrs))}`);
+    }
+  }
 }
 
 function buildAttributes(owner: string, rawAttrs: Record<string, unknown>, localized: boolean): Record<string, Attribute> {
@@ -37,13 +50,17 @@ function buildAttributes(owner: string, rawAttrs: Record<string, unknown>, local
 function buildContentType(def: unknown): ContentType {
   if (!validateContentTypeDefinition(def)) {
     const label = (def as { info?: { singularName?: string } })?.info?.singularName ?? '(unnamed)';
-    throw new ConfigurationError('CR_INVALID_SCHEMA', `content type ${label}: ${ajvMessage(validateContentTypeDefinition.errors)}`);
+    throw new ConfigurationError('CR_INVALID_SCHEMA', `content type ${label}: ${ajvMessage('schema', validateContentTypeDefinition.errors)}`);
   }
   const d = def as typeof uploadFileDefinition & { uid?: string; pluginOptions?: { i18n?: { localized?: boolean } } };
   const singular = d.info.singularName;
   const uid = d.uid ?? `api::${singular}.${singular}`;
+  if ((d.info.pluralName as string) === singular) {
+    throw new ConfigurationError('CR_INVALID_SCHEMA', `${uid}.info.pluralName: "${singular}" is also the singularName; Strapi needs two different names (the routes /${singular} and /${singular}/:id would clash)`);
+  }
   const localized = d.pluginOptions?.i18n?.localized === true;
   const own = buildAttributes(uid, d.attributes as Record<string, unknown>, localized);
+  checkTargetFields(uid, own);
   return Object.freeze({
     uid,
     kind: d.kind,
@@ -63,10 +80,11 @@ function buildComponent(uid: string, def: unknown): Component {
     throw new ConfigurationError('CR_INVALID_SCHEMA', `component ${uid}: a component uid is "<category>.<name>"`);
   }
   if (!validateComponentDefinition(def)) {
-    throw new ConfigurationError('CR_INVALID_SCHEMA', `component ${uid}: ${ajvMessage(validateComponentDefinition.errors)}`);
+    throw new ConfigurationError('CR_INVALID_SCHEMA', `component ${uid}: ${ajvMessage('schema', validateComponentDefinition.errors)}`);
   }
   const d = def as { collectionName?: string; attributes: Record<string, unknown> };
   const own = buildAttributes(uid, d.attributes, false);
+  checkTargetFields(uid, own);
   return Object.freeze({
     uid,
     category: uid.split('.')[0]!,

@@ -80,6 +80,13 @@ describe('the CR_MEMORY_ONLY start-up warning', () => {
     }
   });
 
+  it.each<[Record<string, unknown>, string]>([
+    [{ fiel: 'x.db' }, 'memoryEngine(options).fiel: unknown option (did you mean "file"?)'],
+    [{ ephemeal: true }, 'memoryEngine(options).ephemeal: unknown option (did you mean "ephemeral"?)'],
+  ])('an unknown option %j is refused with a did-you-mean (a misspelled file would lose the data)', (options, message) => {
+    expect(() => memoryEngine(options as never)).toThrow(message);
+  });
+
   it('ephemeral and file together are refused (CR_INVALID_OPTIONS)', () => {
     expect(() => memoryEngine({ file: 'x.db', ephemeral: true })).toThrow(expect.objectContaining({ code: 'CR_INVALID_OPTIONS' }));
   });

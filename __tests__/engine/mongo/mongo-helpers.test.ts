@@ -36,6 +36,11 @@ describe('mongoEngine options', () => {
     expect(() => mongoEngine({})).toThrow('exactly one');
   });
 
+  it('refuses an unknown option with a did-you-mean (a typo would silently keep the default)', () => {
+    const typo = { uri: 'mongodb://127.0.0.1:1/never', trasactions: false } as unknown as Parameters<typeof mongoEngine>[0];
+    expect(() => mongoEngine(typo)).toThrow(expect.objectContaining({ code: 'CR_INVALID_OPTIONS', message: expect.stringMatching(/trasactions.*did you mean "transactions"/) }));
+  });
+
   it('does not connect before first use', async () => {
     const engine = mongoEngine({ uri: 'mongodb://127.0.0.1:1/never' });
     expect(engine.name).toBe('mongo');

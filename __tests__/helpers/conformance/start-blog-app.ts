@@ -4,12 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBlogApp } from '../../../examples/blog/app';
+import type { ContentRouter } from '../../../lib';
 import type { ReplayTokens } from './build-request';
 import { testEngine } from '../test-engine';
 
 /** The example app, running empty on a free port for a replay. */
 export interface RunningBlogApp {
   readonly base: string;
+  /** The example app's content router (its registry, `openapi()`). */
+  readonly router: ContentRouter;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,7 @@ export async function startBlogApp(): Promise<RunningBlogApp> {
   const { port } = server.address() as AddressInfo;
   return {
     base: `http://127.0.0.1:${port}`,
+    router: blog.router,
     close: async () => {
       await closeServer(server);
       await blog.close();

@@ -1,4 +1,7 @@
 import { ConfigurationError, emitWarning } from '../../errors';
+import { unknownKeyMessage } from '../../options/did-you-mean';
+
+const KNOWN_KEYS: readonly (keyof MemoryEngineOptions)[] = ['file', 'snapshotBytes', 'ephemeral', 'maxDocumentBytes'];
 
 /** Options of `memoryEngine()`; see docs/engines.md. */
 export interface MemoryEngineOptions {
@@ -24,12 +27,15 @@ export interface MemoryEngineOptions {
 }
 
 /**
- * Rejects options that contradict each other (CR_INVALID_OPTIONS).
+ * Rejects unknown options (with a did-you-mean) and options that contradict each other (CR_INVALID_OPTIONS).
  *
  * @example
  * checkMemoryEngineOptions({ file: './data/content.db', ephemeral: true }); // throws
  */
 export function checkMemoryEngineOptions(options: MemoryEngineOptions): void {
+  // A misspelled `file` would silently give an engine that loses everything on restart.
+  const unknown = Object.keys(options).find((k) => !(KNOWN_KEYS as readonly string[]).includes(k));
+  if (unknown !== undefined) throw new ConfigurationError('CR_INVALID_OPTIONS', unknownKeyMessage('memoryEngine(options)', unknown, KNOWN_KEYS, 'option'));
   if (options.ephemeral !== undefined && typeof options.ephemeral !== 'boolean') {
     throw new ConfigurationError('CR_INVALID_OPTIONS', 'memoryEngine: `ephemeral` must be a boolean');
   }

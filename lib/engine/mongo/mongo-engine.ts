@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ClientSession, Db, Document } from 'mongodb';
 import type { Connection } from 'mongoose';
+import { ConfigurationError } from '../../errors';
+import { unknownKeyMessage } from '../../options/did-you-mean';
 import type { AggregateOptions, Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
 import { awaitConnection, DEFAULT_CONNECT_WAIT_MS } from './await-connection';
 import { ensureIndex } from './ensure-index';
@@ -63,6 +65,9 @@ export interface MongoEngineOptions {
 
 const COUNTERS = 'counters';
 
+/** Every key of MongoEngineOptions: another one is a typo, refused with a did-you-mean (`{ trasactions: false }`). */
+const MONGO_ENGINE_OPTIONS = ['connection', 'uri', 'transactions', 'transactionRetryMs', 'connectWaitMS', 'maxTimeMS'] as const;
+
 /**
  * The MongoDB engine: native driver collections of a mongoose connection (no mongoose models), the same rows
  * and pipelines as the memory engine. Only this folder imports mongoose, and only when the engine is used.
@@ -72,6 +77,8 @@ const COUNTERS = 'counters';
  * createContentRouter({ contentTypes, engine: mongoEngine({ connection: mongoose.connection }) })
  */
 export function mongoEngine(options: MongoEngineOptions): Engine {
+  const unknown = Object.keys(options).find((k) => !(MONGO_ENGINE_OPTIONS as readonly string[]).includes(k));
+  if (unknown !== undefined) throw new ConfigurationError('CR_INVALID_OPTIONS', unknownKeyMessage('mongoEngine(options)', unknown, MONGO_ENGINE_OPTIONS, 'option'));
   if (!options.connection === !options.uri) throw new Error('mongoEngine: pass exactly one of `connection` or `uri`');
   const wait = options.connectWaitMS;
   if (wait !== undefined && !(Number.isInteger(wait) && wait > 0)) throw new Error('mongoEngine: `connectWaitMS` must be a positive integer (ms)');

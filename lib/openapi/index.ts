@@ -1,0 +1,1 @@
+export { createOpenApiDocument, type OpenApiDocument, type OpenApiDocumentOptions } from './create-openapi-document';

@@ -77,7 +77,7 @@ async function listen(app: Express): Promise<{ server: Server; base: string }> {
 
 /** The example app on a free port, loaded with the corpus (replayed over HTTP) or `size` generated articles. */
 async function startApp(size: string): Promise<{ base: string; close(): Promise<void> }> {
-  const engine = memoryEngine();
+  const engine = memoryEngine({ ephemeral: true });
   const blog = await createBlogApp({ seed: false, engine });
   const { server, base } = await listen(blog.app);
   const started = Date.now();

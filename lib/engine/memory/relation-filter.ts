@@ -2,8 +2,9 @@ import type { Filter, Pipeline, Row } from '../types';
 import { planLookup } from './fast-lookup';
 import { compileRowTest, isPlainField } from './match-rows';
 import type { MemoryCollection } from './memory-collection';
-import { compileStages, isObject, type StageContext } from './row-stages';
+import { compileStages, type StageContext } from './row-stages';
 import { markStable, stableId } from './stable-arrays';
+import { isObject, onlyKey } from './stage-shape';
 
 /** The relation-filter stages of pipeline/compile-filters found by {@link planRelationFilter}. */
 export interface RelationFilterPlan {
@@ -214,7 +215,6 @@ function pick(row: Row, fields: ReadonlySet<string>): Row {
   return out;
 }
 
-
 /** Results per stable input array, by {@link cacheKey}. */
 const results = new WeakMap<readonly Row[], Map<string, Row[]>>();
 /** Stages and variables whose result may change without a write: such lookups are never cached. */
@@ -241,10 +241,4 @@ function collectFroms(value: unknown, out: Set<string>): void {
     if (isObject(lookup) && typeof lookup.from === 'string') out.add(lookup.from);
     for (const inner of Object.values(value)) collectFroms(inner, out);
   }
-}
-
-/** The value of `stage` when `key` is its only key. */
-function onlyKey(stage: Record<string, unknown>, key: string): unknown {
-  const keys = Object.keys(stage);
-  return keys.length === 1 && keys[0] === key ? stage[key] : undefined;
 }

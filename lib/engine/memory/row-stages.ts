@@ -5,6 +5,7 @@ import { compileRowTest, isPlainField } from './match-rows';
 import type { MemoryCollection } from './memory-collection';
 import { mingoStages, type QueryOptions } from './mingo-runtime';
 import { slimAddFields } from './slim-stages';
+import { isObject } from './stage-shape';
 import { minMaxStage, projectRefsStage } from './sort-key-stages';
 import { firstSorted, planSort } from './sort-rows';
 import { windowStage } from './window-stage';
@@ -232,10 +233,8 @@ function projectStage(body: unknown): PartialStage | null {
   };
 }
 
-/** True for a plain (non-array) object. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+/** Re-exported for the other stage runners (stage-shape). */
+export { isObject };
 
 /** Re-exported for populate-lookup: values a hash index holds. */
 export { isIndexable };

@@ -7,6 +7,7 @@ import { planRelationFilter, runRelationFilter } from './relation-filter';
 import { firstSorted, planSort } from './sort-rows';
 import { compileLookup } from './populate-lookup';
 import { compileStages, type RowSet, type StageContext } from './row-stages';
+import { isObject, onlyKey } from './stage-shape';
 import { markSortedBy } from './window-stage';
 
 type Stage = Record<string, unknown>;
@@ -185,14 +186,4 @@ function unionRows(rt: PipelineRuntime, col: MemoryCollection, pipeline: Pipelin
 
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** The value of `stage` when `key` is its only key. */
-function onlyKey(stage: Stage, key: string): unknown {
-  const keys = Object.keys(stage);
-  return keys.length === 1 && keys[0] === key ? stage[key] : undefined;
 }

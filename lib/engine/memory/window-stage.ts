@@ -3,11 +3,10 @@ import { isPlainField } from './match-rows';
 import { mingoStages } from './mingo-runtime';
 import type { RowSet, StageContext, Vars } from './row-stages';
 import { firstSorted, planSort } from './sort-rows';
+import { isObject } from './stage-shape';
 
 /** A stage that may decline a particular input (null: run it in mingo). */
 type PartialStage = (rows: readonly Row[], owned: boolean, vars: Vars) => RowSet | null;
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Row arrays the runner just ordered by a `$sort` document (that very object): numbering needs no new sort. */
 const sortedArrays = new WeakMap<readonly Row[], object>();

@@ -1,4 +1,4 @@
-import { ReadLimitError, type Row } from '../engine/types';
+import { DocumentTooLargeError, ReadLimitError, type Row } from '../engine/types';
 import { ValidationError } from '../errors';
 import type { PopulateMap, PopulateNode, Query } from '../query/types';
 
@@ -8,12 +8,18 @@ const OPTION = { joinedRows: 'rest.maxJoinedRows', time: 'mongoEngine({ maxTimeM
 /**
  * The 400 a read stopped by one of its limits answers (a ReadLimitError of the engine, or of {@link populateMeter}):
  * a ValidationError naming the populate path and the limit, with `details` `{ key, path, source, param, limit,
- * option, max }`. Any other error is returned as is.
+ * option, max }`. A result document over the engine's document size limit (DocumentTooLargeError: MongoDB's
+ * 16 MB BSONObjectTooLarge, https://www.mongodb.com/docs/manual/reference/limits/, or the memory engine's
+ * `maxDocumentBytes`) is a 400 too: the request is well-formed but asks for a row whose populated relations and
+ * components make a document the database cannot return; asking for less fixes it (a 500 would be retried). Each
+ * list row is its own document (pipeline/compile-find), so only one row's size matters. Any other error is
+ * returned as is.
  *
  * @example
  * try { await engine.aggregate(...) } catch (e) { throw readLimitError(e) }
  */
 export function readLimitError(error: unknown): unknown {
+  if (error instanceof DocumentTooLargeError) return documentTooLarge(error.limit);
   if (!(error instanceof ReadLimitError)) return error;
   if (error.limit === 'size') {
     return new ValidationError('The query result is larger than the database allows: narrow the populate, the fields or the page', {
@@ -32,17 +38,26 @@ export function readLimitError(error: unknown): unknown {
   });
 }
 
+function documentTooLarge(limit: number): ValidationError {
+  const MiB = 1024 * 1024;
+  const size = limit % MiB === 0 ? `${limit / MiB} MB` : `${limit} bytes`;
+  return new ValidationError(
+    `The response is too large: one entry with its populated relations and components is over the database's document size limit (${size}). Populate fewer relations or select fewer fields.`,
+    { limit },
+  );
+}
+
 /**
  * Counts, row after row of a read's result (AggregateOptions.onRow), the rows its populate put in: every related
  * row or media file at any depth, inside components and dynamic zones too (a `count` populate counts none). Throws
  * a ReadLimitError naming the populate path where the total goes over `query.maxJoinedRows`. On MongoDB it is
  * what enforces the total (each join is only bounded by its `$limit`); on the memory engine it re-checks what the
- * engine counted while joining. `pageOf`: the rows of one result row (the page facet's `data`), default itself.
+ * engine counted while joining. A result row without populated fields (a list's `__total`) counts nothing.
  *
  * @example
  * await engine.aggregate(collection, pipeline, { onRow: populateMeter(query) });
  */
-export function populateMeter(query: Query, pageOf: (row: Row) => readonly Row[] = (row) => [row]): ((row: Row) => void) | undefined {
+export function populateMeter(query: Query): ((row: Row) => void) | undefined {
   const max = query.maxJoinedRows;
   if (max === undefined || Object.keys(query.populate).length === 0) return undefined;
   let count = 0;
@@ -50,9 +65,7 @@ export function populateMeter(query: Query, pageOf: (row: Row) => readonly Row[]
     count += rows;
     if (count > max) throw new ReadLimitError('joinedRows', max, path);
   };
-  return (row) => {
-    for (const item of pageOf(row)) walkMap(item, query.populate, [], add);
-  };
+  return (row) => walkMap(row, query.populate, [], add);
 }
 
 type Add = (path: readonly string[], rows: number) => void;

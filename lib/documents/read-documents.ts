@@ -4,7 +4,6 @@ import { compileFind, compileFindOne, compileFindOnePage, readPage } from '../pi
 import { deepFreeze } from '../query';
 import type { Pagination, Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
-import { withinDocumentLimit } from './document-too-large';
 import { loggedRead } from './log';
 import { populateMeter, readLimitError } from './populate-budget';
 
@@ -21,7 +20,7 @@ function readOptions(query: Query): AggregateOptions {
   return { readOnly: true, ...(max === undefined ? {} : { maxJoinedRows: max }), ...(onRow ? { onRow } : {}) };
 }
 
-/** The engine's read, a ReadLimitError answered as a 400 ValidationError (populate-budget's readLimitError). */
+/** The engine's read, a read over its limits answered as a 400 ValidationError (populate-budget's readLimitError). */
 async function aggregate(engine: Engine, collection: string, pipeline: Pipeline, options: AggregateOptions): Promise<Row[]> {
   try {
     return await engine.aggregate(collection, pipeline, options);
@@ -112,7 +111,7 @@ export async function findMany(registry: Registry, engine: Engine, ct: ContentTy
   // List reads may sort more than MongoDB's 100 MB in-memory limit for a blocking stage: they may spill to disk
   // (https://www.mongodb.com/docs/manual/reference/command/aggregate/, `allowDiskUse`; the default from 6.0 on).
   const options = { ...readOptions(query), allowDiskUse: true };
-  const docs = await loggedRead(ct.collectionName, pipeline, () => withinDocumentLimit(() => aggregate(engine, ct.collectionName, pipeline, options)));
+  const docs = await loggedRead(ct.collectionName, pipeline, () => aggregate(engine, ct.collectionName, pipeline, options));
   const { rows, total } = readPage(docs, query.pagination.withCount);
   return pageResult({ registry, uid: ct.uid, rows, selection: query }, paginationMeta(query.pagination, total));
 }
@@ -121,7 +120,7 @@ export async function findMany(registry: Registry, engine: Engine, ct: ContentTy
 export async function findOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<Row | null> {
   const page = compiledFor(findOnePages, registry, ct, query, () => compileFindOnePage(registry, ct, query));
   const pipeline = compileFindOne(registry, ct, query, match, page);
-  const rows = await loggedRead(ct.collectionName, pipeline, () => withinDocumentLimit(() => aggregate(engine, ct.collectionName, pipeline, readOptions(query))));
+  const rows = await loggedRead(ct.collectionName, pipeline, () => aggregate(engine, ct.collectionName, pipeline, readOptions(query)));
   const row = rows[0];
   return row ? formatDocument(registry, ct.uid, row, query) : null;
 }

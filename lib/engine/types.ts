@@ -116,6 +116,9 @@ export class ReadLimitError extends Error {
   }
 }
 
+/** MongoDB's maximum BSON document size, 16 MiB (https://www.mongodb.com/docs/manual/reference/limits/). */
+export const MONGODB_MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
 /**
  * Raised by engines when a result document is over the maximum BSON document size: MongoDB's
  * BSONObjectTooLarge (code 10334, https://www.mongodb.com/docs/manual/reference/limits/), or the memory engine's

@@ -1,8 +1,5 @@
 import { DocumentTooLargeError, type Row } from '../types';
 
-/** MongoDB's maximum BSON document size, 16 MiB (https://www.mongodb.com/docs/manual/reference/limits/). */
-export const MONGODB_MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
-
 type CalculateObjectSize = (doc: Row) => number;
 
 let calculate: CalculateObjectSize | undefined;

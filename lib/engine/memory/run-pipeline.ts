@@ -1,4 +1,5 @@
 import type { Pipeline, Row } from '../types';
+import { unionStage } from '../union-stage';
 import { deepCopy } from './deep-copy';
 import { compileRowTest, matchRows } from './match-rows';
 import type { MemoryCollection } from './memory-collection';
@@ -67,7 +68,7 @@ export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: P
     }
     const match = onlyKey(stage, '$match');
     const sort = onlyKey(stage, '$sort');
-    const union = unionOf(stage);
+    const union = unionStage(stage);
     const count = countName(stage);
     if (isObject(match)) {
       rows = rows.filter(compileRowTest(match, rt.options));
@@ -156,16 +157,6 @@ function pageWindow(pipeline: Pipeline, from: number): { skip: number; limit: nu
 function countName(stage: Stage): string | null {
   const name = onlyKey(stage, '$count');
   return typeof name === 'string' && /^[^$.][^.]*$/.test(name) && name.trim().length > 0 ? name : null;
-}
-
-/** `{ $unionWith: 'coll' }` or `{ $unionWith: { coll, pipeline? } }`, else null (other forms run in mingo). */
-function unionOf(stage: Stage): { coll: string; pipeline: Pipeline } | null {
-  const union = onlyKey(stage, '$unionWith');
-  if (typeof union === 'string') return { coll: union, pipeline: [] };
-  if (!isObject(union) || typeof union.coll !== 'string') return null;
-  if (union.pipeline !== undefined && !Array.isArray(union.pipeline)) return null;
-  if (Object.keys(union).some((k) => k !== 'coll' && k !== 'pipeline')) return null;
-  return { coll: union.coll, pipeline: (union.pipeline ?? []) as Pipeline };
 }
 
 /**

@@ -1,7 +1,4 @@
-import { DocumentTooLargeError, DuplicateKeyError } from '../types';
-
-/** MongoDB's maximum BSON document size (https://www.mongodb.com/docs/manual/reference/limits/). */
-const MAX_BSON_BYTES = 16 * 1024 * 1024;
+import { DocumentTooLargeError, DuplicateKeyError, MONGODB_MAX_DOCUMENT_BYTES } from '../types';
 
 /**
  * Maps a driver error to the engine's: E11000 (a unique index violation, also inside bulk writes) becomes a
@@ -14,7 +11,7 @@ const MAX_BSON_BYTES = 16 * 1024 * 1024;
 export function mapMongoError(error: unknown, collection: string): unknown {
   const e = error as { code?: unknown; message?: unknown; writeErrors?: { code?: unknown }[] } | null;
   const code = e?.code ?? e?.writeErrors?.[0]?.code;
-  if (code === 10334 || (e as { codeName?: unknown } | null)?.codeName === 'BSONObjectTooLarge') return new DocumentTooLargeError(collection, undefined, MAX_BSON_BYTES);
+  if (code === 10334 || (e as { codeName?: unknown } | null)?.codeName === 'BSONObjectTooLarge') return new DocumentTooLargeError(collection, undefined, MONGODB_MAX_DOCUMENT_BYTES);
   if (code !== 11000 && code !== 11001) return error;
   const match = /index: (\S+)/.exec(typeof e?.message === 'string' ? e.message : '');
   return new DuplicateKeyError(collection, match?.[1] ?? 'unknown');

@@ -4,6 +4,7 @@ import type { Connection } from 'mongoose';
 import { ConfigurationError } from '../../errors';
 import { unknownKeyMessage } from '../../options/did-you-mean';
 import type { AggregateOptions, Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
+import { unionStage } from '../union-stage';
 import { awaitConnection, DEFAULT_CONNECT_WAIT_MS } from './await-connection';
 import { ensureIndex } from './ensure-index';
 import { fromBson } from './from-bson';
@@ -11,7 +12,6 @@ import { loadMongoose, type Mongoose } from './load-mongoose';
 import { mapMongoError } from './map-mongo-error';
 import { assertMaxTimeMS, timeLimitOption, withReadLimits } from './read-time-limit';
 import { DEFAULT_TRANSACTION_RETRY_MS, runTransaction } from './run-transaction';
-import { trailingUnion } from './trailing-union';
 import { assertTransactionsOption, checkTransactions } from './transaction-support';
 
 /**
@@ -138,7 +138,7 @@ class MongoEngine implements Engine {
     // (https://www.mongodb.com/docs/manual/reference/operator/aggregation/unionWith/, Restrictions): in one, a
     // trailing $unionWith (a list's total) runs as a second aggregate of the same session and snapshot, its
     // documents appended, which is what $unionWith outputs.
-    const union = settings.session ? trailingUnion(pipeline) : null;
+    const union = settings.session ? unionStage(pipeline.at(-1)) : null;
     if (!union) return this.mapped(collection, run(collection, pipeline));
     await this.mapped(collection, run(collection, pipeline.slice(0, -1)));
     return this.mapped(union.coll, run(union.coll, union.pipeline));

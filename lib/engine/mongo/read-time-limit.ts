@@ -1,4 +1,4 @@
-import { ReadLimitError } from '../types';
+import { MONGODB_MAX_DOCUMENT_BYTES, ReadLimitError } from '../types';
 
 /**
  * The server time (ms) a read may take by default (`mongoEngine({ maxTimeMS })`), sent as the `maxTimeMS` of
@@ -20,9 +20,6 @@ export function assertMaxTimeMS(ms: unknown): void {
   }
 }
 
-/** MongoDB's BSON document size limit, 16 MB (https://www.mongodb.com/docs/manual/reference/limits/). */
-const BSON_LIMIT = 16 * 1024 * 1024;
-
 /**
  * Server errors of a read whose work outgrew the server's limits: the 100 MB a `$lookup` (4568) or a `$facet`
  * (4031700) may build, a stage over its memory limit (ExceededMemoryLimit 146, QueryExceededMemoryLimitNoDiskUseAllowed
@@ -43,7 +40,7 @@ const SIZE_ERRORS = new Set<unknown>([4568, 4031700, 146, 292, 'ExceededMemoryLi
 export function mapReadLimit(error: unknown, maxTimeMS: number): unknown {
   const e = error as { code?: unknown; codeName?: unknown } | null;
   if (e?.code === 50 || e?.codeName === 'MaxTimeMSExpired') return new ReadLimitError('time', maxTimeMS);
-  if (SIZE_ERRORS.has(e?.code) || SIZE_ERRORS.has(e?.codeName)) return new ReadLimitError('size', BSON_LIMIT);
+  if (SIZE_ERRORS.has(e?.code) || SIZE_ERRORS.has(e?.codeName)) return new ReadLimitError('size', MONGODB_MAX_DOCUMENT_BYTES);
   return error;
 }
 

@@ -103,7 +103,7 @@ const ArticleToolbar = () => (
 );
 
 const ArticleForm = () => (
-  <SimpleForm toolbar={<ArticleToolbar />}>
+  <SimpleForm toolbar={<ArticleToolbar />} sx={{ maxWidth: 760 }}>
     <TextInput source="title" validate={required()} fullWidth />
     <TextInput source="slug" helperText="Letters, digits, - _ . ~" />
     <TextInput source="description" multiline fullWidth />

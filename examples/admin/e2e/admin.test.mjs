@@ -1,0 +1,223 @@
+// The admin in a real browser against the running example API: Debian's chromium driven by playwright-core.
+// `npm run e2e` (builds first). It starts the repo's example API (`npm start` of the repo, on a fresh data folder
+// and a free port) and serves the built admin with `vite preview`, which forwards /api and /uploads to it; then it
+// does what an editor does and checks each change through the REST API with populate, as a frontend would see it.
+// The screenshots of the list and of the edit form go to docs/images/, shown by docs/getting-started.md.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { preview } from 'vite';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const adminRoot = path.resolve(here, '..');
+const repoRoot = path.resolve(adminRoot, '../..');
+const shots = path.join(repoRoot, 'docs/images');
+const TOKEN = 'oracle-full-access-token-7f3a9c1e5b2d4f6a8c0e1b3d5f7a9c2e';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+let api;
+let apiUrl;
+let server;
+let adminUrl;
+let browser;
+let page;
+const apiLog = [];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, ms) {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (api.exitCode !== null) throw new Error(`the example API exited (${api.exitCode}):\n${apiLog.join('')}`);
+    if (Date.now() > end) throw new Error(`${url} did not answer 200 within ${ms} ms:\n${apiLog.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The REST API as a frontend reads it (with the token, to see drafts and authors). */
+async function rest(pathAndQuery) {
+  const res = await fetch(`${apiUrl}/api${pathAndQuery}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  return { status: res.status, body: await res.json() };
+}
+
+/** Waits until the list shows these titles, in this order (react-admin keeps the old rows while it loads). */
+async function expectTitles(expected, ms = 15_000) {
+  const end = Date.now() + ms;
+  let seen;
+  for (;;) {
+    seen = await page.locator('tbody td.column-title').allInnerTexts();
+    if (JSON.stringify(seen) === JSON.stringify(expected)) return;
+    if (Date.now() > end) assert.deepEqual(seen, expected);
+    await page.waitForTimeout(100);
+  }
+}
+
+before(async () => {
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'content-router-admin-e2e-'));
+  const port = await freePort();
+  apiUrl = `http://127.0.0.1:${port}`;
+  // `npm start` of the repo, in a process group of its own so that after() stops npm and the server together.
+  api = spawn('npm', ['start'], {
+    cwd: repoRoot,
+    detached: true,
+    env: { ...process.env, PORT: String(port), DATA_FILE: path.join(data, 'content.db'), UPLOADS_DIR: path.join(data, 'uploads') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  api.stdout.on('data', (chunk) => apiLog.push(String(chunk)));
+  api.stderr.on('data', (chunk) => apiLog.push(String(chunk)));
+  await waitFor(`${apiUrl}/api/articles`, 60_000);
+
+  process.env.API_URL = apiUrl;
+  server = await preview({ root: adminRoot, logLevel: 'warn', preview: { port: await freePort(), strictPort: true, host: '127.0.0.1' } });
+  adminUrl = server.resolvedUrls.local[0].replace(/\/$/, '');
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    // This machine's network is closed: without these, chromium keeps trying to reach Google's services.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (error) => console.error('page error:', error.message));
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (server ? server.httpServer.close(resolve) : resolve()));
+  if (api && api.exitCode === null) {
+    const exited = new Promise((resolve) => api.once('exit', resolve));
+    process.kill(-api.pid, 'SIGTERM');
+    await exited;
+  }
+});
+
+test('the article list: sort, filters, pagination', async () => {
+  await page.goto(`${adminUrl}/#/articles`);
+  // The default: every article's draft, newest publish date first (a null date sorts last, as on the API).
+  await page.getByText('1-3 of 3').waitFor();
+  await expectTitles(['Populate in one round trip', 'Hello content-router', 'A draft nobody sees']);
+  await page.locator('tbody img').first().waitFor(); // the cover, served from /uploads
+  await page.screenshot({ path: path.join(shots, 'admin-list.png') });
+
+  // Sort: the column header, ascending then descending.
+  await page.locator('thead').getByText('Title', { exact: true }).click();
+  await page.waitForURL(/sort=title/);
+  await expectTitles(['A draft nobody sees', 'Hello content-router', 'Populate in one round trip']);
+  await page.locator('thead').getByText('Title', { exact: true }).click();
+  await expectTitles(['Populate in one round trip', 'Hello content-router', 'A draft nobody sees']);
+
+  // Pagination: two per page (react-admin keeps the list's state in the URL), then the next page.
+  await page.goto(`${adminUrl}/#/articles?filter=%7B%22status%22%3A%22draft%22%7D&order=ASC&page=1&perPage=2&sort=title`);
+  await page.getByText('1-2 of 3').waitFor();
+  await expectTitles(['A draft nobody sees', 'Hello content-router']);
+  await page.getByRole('button', { name: 'Go to next page' }).click();
+  await page.getByText('3-3 of 3').waitFor();
+  await expectTitles(['Populate in one round trip']);
+
+  // Filters: the published versions only, then a title filter on top. (react-admin remembers a list's last
+  // parameters; the URL sets them back.)
+  await page.goto(`${adminUrl}/#/articles?filter=%7B%22status%22%3A%22draft%22%7D&order=DESC&page=1&perPage=10&sort=publishDate`);
+  await page.getByText('1-3 of 3').waitFor();
+  await page.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Published' }).click();
+  await page.getByText('1-2 of 2').waitFor();
+  await expectTitles(['Populate in one round trip', 'Hello content-router']);
+  await page.getByLabel('Title contains').fill('Hello');
+  await page.getByText('1-1 of 1').waitFor();
+  await expectTitles(['Hello content-router']);
+});
+
+test('an article created, edited, published and deleted in the admin, seen through the REST API', async () => {
+  await page.goto(`${adminUrl}/#/articles/create`);
+  await page.getByLabel('Title *', { exact: true }).fill('Written in the browser');
+  await page.getByLabel('Description', { exact: true }).fill('Created by the end-to-end test.');
+
+  // The author and two categories: references picked from the API's own lists.
+  await page.getByLabel('Author', { exact: true }).fill('Ann');
+  await page.getByRole('option', { name: 'Ann Archer' }).click();
+  await page.getByLabel('Categories', { exact: true }).fill('Sci');
+  await page.getByRole('option', { name: 'Science' }).click();
+  await page.getByLabel('Categories', { exact: true }).fill('We');
+  await page.getByRole('option', { name: 'Web' }).click();
+  await page.getByLabel('SEO title', { exact: true }).fill('Written in the browser');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await page.getByText('Element created').waitFor();
+  await page.waitForURL(/#\/articles\/[^/]+$/);
+  const documentId = decodeURIComponent(page.url().split('/').pop());
+
+  // A draft: the REST API shows it with status=draft only.
+  let draft = await rest(`/articles/${documentId}?status=draft&populate=*`);
+  assert.equal(draft.status, 200);
+  assert.equal(draft.body.data.title, 'Written in the browser');
+  assert.equal(draft.body.data.publishedAt, null);
+  assert.equal(draft.body.data.author.name, 'Ann Archer');
+  assert.deepEqual(draft.body.data.categories.map((c) => c.name).sort(), ['Science', 'Web']);
+  assert.equal(draft.body.data.seo.metaTitle, 'Written in the browser');
+  assert.equal((await rest(`/articles/${documentId}`)).status, 404);
+
+  // Edit: the form reloads what was saved; change the title, drop a category, then publish.
+  await page.reload();
+  await page.getByLabel('Title *', { exact: true }).waitFor();
+  assert.equal(await page.getByLabel('Title *', { exact: true }).inputValue(), 'Written in the browser');
+  await page.getByLabel('Title *', { exact: true }).fill('Edited in the browser');
+  await page.getByLabel('Views', { exact: true }).fill('7');
+  await page.getByLabel('Publish date', { exact: true }).fill('2026-11-25');
+  await page.getByRole('button', { name: 'Web' }).locator('svg').click(); // the chip's delete icon
+  await page.getByLabel('SEO description', { exact: true }).fill('Edited and published from react-admin.');
+  await page.getByRole('button', { name: 'Science' }).waitFor();
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.setViewportSize({ width: 1280, height: 1100 }); // the whole form
+  await page.mouse.move(1270, 1090);
+  await page.waitForTimeout(300); // MUI's focus transitions
+  await page.screenshot({ path: path.join(shots, 'admin-edit.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await page.getByText('Element updated').waitFor();
+
+  const published = await rest(`/articles/${documentId}?populate=*`);
+  assert.equal(published.status, 200);
+  assert.equal(published.body.data.title, 'Edited in the browser');
+  assert.equal(published.body.data.views, 7);
+  assert.equal(published.body.data.publishDate, '2026-11-25');
+  assert.notEqual(published.body.data.publishedAt, null);
+  assert.equal(published.body.data.author.name, 'Ann Archer');
+  assert.deepEqual(published.body.data.categories.map((c) => c.name), ['Science']);
+  assert.equal(published.body.data.seo.metaTitle, 'Written in the browser');
+  assert.equal(published.body.data.seo.metaDescription, 'Edited and published from react-admin.');
+  // The relation seen from the other side, as a frontend would query it.
+  const byCategory = await rest(`/articles?filters[categories][name][$eq]=Science&populate[author][fields][0]=name&sort=title`);
+  assert.deepEqual(byCategory.body.data.map((a) => a.title), ['Edited in the browser', 'Populate in one round trip']);
+
+  // The published list shows it; delete it from the edit page.
+  await page.goto(`${adminUrl}/#/articles?filter=%7B%22status%22%3A%22published%22%7D&order=ASC&page=1&perPage=10&sort=title`);
+  await expectTitles(['Edited in the browser', 'Hello content-router', 'Populate in one round trip']);
+  await page.getByText('Edited in the browser').click();
+  await page.waitForURL(/#\/articles\/[^/]+$/);
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await page.getByText('Element deleted').waitFor();
+  await expectTitles(['Hello content-router', 'Populate in one round trip']);
+  assert.equal((await rest(`/articles/${documentId}`)).status, 404);
+  assert.equal((await rest(`/articles/${documentId}?status=draft`)).status, 404);
+});

@@ -221,3 +221,22 @@ test('an article created, edited, published and deleted in the admin, seen throu
   assert.equal((await rest(`/articles/${documentId}`)).status, 404);
   assert.equal((await rest(`/articles/${documentId}?status=draft`)).status, 404);
 });
+
+test('the category tree, authors with their avatars, the global single type', async () => {
+  await page.goto(`${adminUrl}/#/categories?filter=%7B%7D&order=ASC&page=1&perPage=10&sort=name`);
+  await page.getByText('1-3 of 3').waitFor();
+  await page.getByText('Top level only').click(); // filters[parent][$null]=true
+  await page.getByText('1-2 of 2').waitFor();
+  await page.locator('tbody td.column-name').getByText('Technology', { exact: true }).click();
+  await page.getByText('Subcategories').waitFor(); // filters[parent][documentId]=<Technology>
+  await page.locator('tbody td.column-name').getByText('Web').waitFor();
+
+  await page.goto(`${adminUrl}/#/authors`);
+  await page.getByText('Ann Archer').waitFor();
+  const avatar = page.locator('tbody img').first();
+  await avatar.waitFor();
+  assert.ok(await avatar.evaluate((img) => img.complete && img.naturalWidth > 0), 'the avatar is loaded from /uploads');
+
+  await page.goto(`${adminUrl}/#/`);
+  await page.getByText('content-router demo').waitFor(); // GET /api/global
+});

@@ -4,12 +4,10 @@ import {
   BooleanField,
   BooleanInput,
   ChipField,
-  Create,
   Datagrid,
   DateField,
   DateInput,
   DeleteButton,
-  Edit,
   EditButton,
   ImageField,
   List,
@@ -31,6 +29,7 @@ import {
   required,
   type RaRecord,
 } from 'react-admin';
+import { formViews } from './formViews';
 
 const articleFilters = [
   <SelectInput
@@ -122,17 +121,7 @@ const ArticleForm = () => (
   </SimpleForm>
 );
 
-export const ArticleEdit = () => (
-  <Edit transform={toArticleBody} mutationMode="pessimistic">
-    <ArticleForm />
-  </Edit>
-);
-
-export const ArticleCreate = () => (
-  <Create transform={toArticleBody} redirect="edit">
-    <ArticleForm />
-  </Create>
-);
+export const { EditView: ArticleEdit, CreateView: ArticleCreate } = formViews(ArticleForm, toArticleBody, 'edit');
 
 export const ArticleShow = () => (
   <Show>

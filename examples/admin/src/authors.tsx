@@ -1,8 +1,6 @@
 import {
-  Create,
   Datagrid,
   DateField,
-  Edit,
   EmailField,
   ImageField,
   List,
@@ -16,6 +14,7 @@ import {
   required,
   type RaRecord,
 } from 'react-admin';
+import { formViews } from './formViews';
 
 const authorFilters = [<TextInput key="name" source="name_contains" label="Name contains" alwaysOn />];
 
@@ -47,17 +46,7 @@ const AuthorForm = () => (
   </SimpleForm>
 );
 
-export const AuthorEdit = () => (
-  <Edit transform={toAuthorBody} mutationMode="pessimistic">
-    <AuthorForm />
-  </Edit>
-);
-
-export const AuthorCreate = () => (
-  <Create transform={toAuthorBody}>
-    <AuthorForm />
-  </Create>
-);
+export const { EditView: AuthorEdit, CreateView: AuthorCreate } = formViews(AuthorForm, toAuthorBody);
 
 export const AuthorShow = () => (
   <Show>

@@ -1,8 +1,6 @@
 import {
   AutocompleteInput,
-  Create,
   Datagrid,
-  Edit,
   FilterList,
   FilterListItem,
   List,
@@ -17,6 +15,7 @@ import {
   required,
   type RaRecord,
 } from 'react-admin';
+import { formViews } from './formViews';
 import { Card, CardContent } from '@mui/material';
 import AccountTreeIcon from '@mui/icons-material/AccountTree';
 
@@ -62,17 +61,7 @@ const CategoryForm = () => (
   </SimpleForm>
 );
 
-export const CategoryEdit = () => (
-  <Edit transform={toCategoryBody} mutationMode="pessimistic">
-    <CategoryForm />
-  </Edit>
-);
-
-export const CategoryCreate = () => (
-  <Create transform={toCategoryBody}>
-    <CategoryForm />
-  </Create>
-);
+export const { EditView: CategoryEdit, CreateView: CategoryCreate } = formViews(CategoryForm, toCategoryBody);
 
 export const CategoryShow = () => (
   <Show>

@@ -177,6 +177,37 @@ describe('memory engine fast paths give plain mingo results', () => {
     }
   });
 
+  it('relation filter on to-many arrays: each element joined once, the arrays of many rows', async () => {
+    // relation-filter's per-element path: arrays of strings (nearly all distinct), duplicates, a one-element array
+    // equal to another row's scalar, [], null, missing, arrays holding null or numbers, documents.
+    const values: unknown[] = [['a1', 'a2'], ['a2', 'a1'], ['a2', 'a2'], ['a1'], 'a1', ['x', 'a2'], ['x', 'y'], [], null, undefined, ['a1', null], [7], [1, 'a1'], { d: 'a1' }, ['Nul'], 7];
+    await engine.insertMany('articles', values.map((cats, i) => ({
+      id: 100 + i, documentId: `m${i}`, _status: 'published', views: i % 3, ...(cats === undefined ? {} : { cats }), author: i % 2 ? 'a1' : ['a2', 'x'],
+    })));
+    const lookup = (localField: string, pipeline: Pipeline, as = '__rf1'): Row => ({ $lookup: { from: 'authors', localField, foreignField: 'documentId', pipeline, as } });
+    const tail = [{ $limit: 1 }, { $project: { _id: 1 } }];
+    const some2 = { $nor: [{ __rf2: { $size: 0 } }] };
+    const none2 = { __rf2: { $size: 0 } };
+    for (const names of [['Ann'], ['Bob'], ['Ann', 'Bob'], ['Seven'], ['nobody']]) {
+      const byName = [{ $match: { name: { $in: names } } }, ...tail];
+      for (const test of [some, none, { $or: [none, { views: 2 }] }, { $and: [some, { views: { $lt: 2 } }] }]) {
+        await expectMingo([lookup('cats', byName), { $match: test }, { $unset: ['__rf1'] }]);
+      }
+      // Two relation filters in one $match, each asking only whether its join is empty.
+      for (const test of [{ $and: [some, some2] }, { $or: [none, some2] }, { $nor: [some, none2] }, { $and: [some2, { $or: [none, { views: 0 }] }] }]) {
+        await expectMingo([lookup('cats', byName), lookup('author', [{ $match: { name: { $ne: names[0] } } }, ...tail], '__rf2'), { $match: test }, { $unset: ['__rf1', '__rf2'] }]);
+      }
+    }
+    // Shapes it must not take apart: a $limit before a $match (the first rows of the union may all be dropped),
+    // a $match reading more than the size, a size other than 0.
+    const first = [{ $sort: { id: -1 } }, { $limit: 1 }, { $match: { name: 'Ann' } }];
+    await expectMingo([lookup('cats', first), { $match: some }, { $unset: ['__rf1'] }]);
+    await expectMingo([lookup('cats', [{ $limit: 1 }, { $match: { name: 'Bob' } }]), { $match: some }, { $unset: ['__rf1'] }]);
+    await expectMingo([lookup('cats', [{ $project: { name: 1 } }]), { $match: { '__rf1.name': 'Bob' } }, { $unset: ['__rf1'] }]);
+    await expectMingo([lookup('cats', []), { $match: { __rf1: { $size: 2 } } }, { $unset: ['__rf1'] }]);
+    await expectMingo([lookup('cats', [{ $match: { name: 'Ann' } }]), { $match: { $expr: { $gt: [{ $size: '$__rf1' }, 0] } } }, { $unset: ['__rf1'] }]);
+  });
+
   it('relation filter: a lookup with let variables runs on every row', async () => {
     await expectMingo([
       { $match: { _status: 'published' } },

@@ -118,6 +118,7 @@ test('the article list: sort, filters, pagination', async () => {
   await page.getByText('1-3 of 3').waitFor();
   await expectTitles(['Populate in one round trip', 'Hello content-router', 'A draft nobody sees']);
   await page.locator('tbody img').first().waitFor(); // the cover, served from /uploads
+  await page.getByRole('combobox', { name: 'Content locale' }).waitFor();
   await page.screenshot({ path: path.join(shots, 'admin-list.png') });
 
   // Sort: the column header, ascending then descending.
@@ -262,4 +263,28 @@ test('the category tree, authors with their avatars, the global single type', as
 
   await page.goto(`${adminUrl}/#/`);
   await page.getByText('content-router demo').waitFor(); // GET /api/global
+});
+
+test('the content locale: the French version of an article, edited on its own', async () => {
+  await page.goto(`${adminUrl}/#/articles?filter=%7B%22status%22%3A%22draft%22%7D&order=ASC&page=1&perPage=10&sort=title`);
+  await page.getByText('1-3 of 3').waitFor();
+  await page.getByRole('combobox', { name: 'Content locale' }).click(); // the locales of GET /api/i18n/locales
+  await page.getByRole('option', { name: 'French (fr)' }).click();
+  await expectTitles(['Bonjour content-router']); // ?locale=fr: the one article translated
+
+  await page.locator('tbody td.column-title').getByText('Bonjour content-router').click();
+  await page.getByLabel('Title *', { exact: true }).fill('Bonjour, content-router');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await page.getByText('Element updated').waitFor();
+  const { body } = await rest('/articles?locale=fr&status=draft&filters[title][$startsWith]=Bonjour');
+  assert.deepEqual(body.data.map((a) => a.title), ['Bonjour, content-router']);
+  const english = await rest(`/articles/${body.data[0].documentId}?status=draft`);
+  assert.equal(english.body.data.title, 'Hello content-router'); // the English version is its own
+  await expectTitles(['Bonjour, content-router']);
+
+  await page.goto(`${adminUrl}/#/`);
+  await page.getByText('No version of the global single type in this locale.').waitFor();
+  await page.getByRole('combobox', { name: 'Content locale' }).click();
+  await page.getByRole('option', { name: 'English (en)' }).click();
+  await page.getByText('content-router demo').waitFor();
 });

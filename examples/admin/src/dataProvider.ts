@@ -13,6 +13,24 @@ const BASE_URL = '';
 
 /** Types with draft & publish: the admin edits their drafts, as Strapi's own admin does. */
 const DRAFT_AND_PUBLISH = new Set(['articles']);
+/** Localized types: read and written in the content locale chosen in the app bar. */
+const LOCALIZED = new Set(['articles']);
+
+const LOCALE_KEY = 'content-router-admin.locale';
+let contentLocale: string | null = localStorage.getItem(LOCALE_KEY);
+
+/** The locale localized types are read and written in (null: the API's default locale). */
+export const getContentLocale = (): string | null => contentLocale;
+
+/** The event {@link setContentLocale} dispatches on `window`, for views that read outside the data provider. */
+export const LOCALE_CHANGE = 'content-locale-change';
+
+/** Sets the content locale (kept in localStorage); the caller refreshes the data provider's views. */
+export function setContentLocale(locale: string): void {
+  contentLocale = locale;
+  localStorage.setItem(LOCALE_KEY, locale);
+  window.dispatchEvent(new Event(LOCALE_CHANGE));
+}
 
 export type Status = 'draft' | 'published';
 
@@ -53,32 +71,55 @@ function withQuery(query: Record<string, string>) {
 const provider = (query: Record<string, string> = {}) => strapiDataProvider({ baseURL: BASE_URL, httpClient: withQuery(query) });
 const plain = provider();
 
-/** The status a request works on: the list's `status` filter, a save button's `meta.status`, or the draft. */
-function statusOf(resource: string, requested: unknown): Record<string, string> {
-  if (!DRAFT_AND_PUBLISH.has(resource)) return {};
-  return { status: requested === 'published' ? 'published' : 'draft' };
+/**
+ * The parameters ra-strapi does not send: the `status` of a draft & publish type (the list's `status` filter, a
+ * save button's `meta.status`, or the draft) and the `locale` of a localized type.
+ */
+function queryOf(resource: string, status?: unknown): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (DRAFT_AND_PUBLISH.has(resource) && status !== null) query.status = status === 'published' ? 'published' : 'draft';
+  if (LOCALIZED.has(resource) && contentLocale) query.locale = contentLocale;
+  return query;
 }
 
 /**
- * ra-strapi as it is, with the status of draft & publish types passed on: reads of articles show the draft (every
- * document has one) unless the list is filtered on `published`; saves write the draft, and the Publish button
- * (`meta: { status: 'published' }`) writes and publishes.
+ * ra-strapi as it is, with the status of draft & publish types and the locale of localized types passed on:
+ * reads of articles show the draft (every document has one) unless the list is filtered on `published`; saves
+ * write the draft, and the Publish button (`meta: { status: 'published' }`) writes and publishes; everything
+ * happens in the content locale (a delete removes that localization only).
  */
 export const dataProvider: DataProvider = {
   ...plain,
   getList: (resource, params) => {
     const { status, ...filter } = params.filter ?? {};
-    return provider(statusOf(resource, status)).getList(resource, { ...params, filter });
+    return provider(queryOf(resource, status)).getList(resource, { ...params, filter });
   },
-  getManyReference: (resource, params) => provider(statusOf(resource, params.meta?.status)).getManyReference(resource, params),
-  getOne: (resource, params) => provider(statusOf(resource, params.meta?.status)).getOne(resource, params),
-  getMany: (resource, params) => provider(statusOf(resource, params.meta?.status)).getMany(resource, params),
-  create: (resource, params) => provider(statusOf(resource, params.meta?.status)).create(resource, params),
-  update: (resource, params) => provider(statusOf(resource, params.meta?.status)).update(resource, params),
+  getManyReference: (resource, params) => provider(queryOf(resource, params.meta?.status)).getManyReference(resource, params),
+  getOne: (resource, params) => provider(queryOf(resource, params.meta?.status)).getOne(resource, params),
+  getMany: (resource, params) => provider(queryOf(resource, params.meta?.status)).getMany(resource, params),
+  create: (resource, params) => provider(queryOf(resource, params.meta?.status)).create(resource, params),
+  update: (resource, params) => provider(queryOf(resource, params.meta?.status)).update(resource, params),
+  delete: (resource, params) => provider(queryOf(resource, null)).delete(resource, params),
+  deleteMany: (resource, params) => provider(queryOf(resource, null)).deleteMany(resource, params),
 };
 
-/** A single type, read with the same client: ra-strapi addresses documents by id, which single types have not. */
-export async function getSingleType<T>(uid: string): Promise<T> {
-  const { json } = await httpClient(`${BASE_URL}/api/${uid}?populate=*`);
-  return (json as { data: T }).data;
+/**
+ * A localized single type in the content locale, read with the same client (ra-strapi addresses documents by id,
+ * which single types have not); null when it has no version in that locale.
+ */
+export async function getSingleType<T>(uid: string): Promise<T | null> {
+  const locale = contentLocale ? `&locale=${encodeURIComponent(contentLocale)}` : '';
+  try {
+    const { json } = await httpClient(`${BASE_URL}/api/${uid}?populate=*${locale}`);
+    return (json as { data: T }).data;
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** The locales of the API (`GET /api/i18n/locales`, Strapi's i18n plugin route). */
+export async function getLocales(): Promise<{ code: string; name: string; isDefault: boolean }[]> {
+  const { json } = await httpClient(`${BASE_URL}/api/i18n/locales`);
+  return json as { code: string; name: string; isDefault: boolean }[];
 }

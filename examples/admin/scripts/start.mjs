@@ -12,12 +12,24 @@ const repoRoot = path.resolve(adminRoot, '../..');
 const apiPort = Number(process.env.PORT ?? 1337);
 const apiUrl = `http://localhost:${apiPort}`;
 
-const api = spawn('npm', ['start'], { cwd: repoRoot, env: { ...process.env, PORT: String(apiPort) }, stdio: 'inherit', detached: true });
+// npm starts the server as a child of its own: stop the whole group (on Windows, where npm is npm.cmd and runs
+// through a shell, taskkill stops the tree).
+const windows = process.platform === 'win32';
+const api = spawn(windows ? 'npm.cmd' : 'npm', ['start'], {
+  cwd: repoRoot,
+  env: { ...process.env, PORT: String(apiPort) },
+  stdio: 'inherit',
+  detached: !windows,
+  shell: windows,
+});
 let stopping = false;
 const stop = (code) => {
   if (stopping) return;
   stopping = true;
-  if (api.exitCode === null) process.kill(-api.pid, 'SIGTERM');
+  if (api.exitCode === null) {
+    if (windows) spawn('taskkill', ['/pid', String(api.pid), '/T', '/F'], { stdio: 'ignore' });
+    else process.kill(-api.pid, 'SIGTERM');
+  }
   process.exit(code);
 };
 api.on('exit', (code) => {

@@ -28,6 +28,10 @@ let adminUrl;
 let browser;
 let page;
 const apiLog = [];
+/** Uncaught errors and console errors of the page: the last test expects none. */
+const browserErrors = [];
+/** The requests of the page that failed (status, method, path): the last test expects only the deliberate ones. */
+const failedRequests = [];
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -99,7 +103,14 @@ before(async () => {
   });
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.setDefaultTimeout(15_000);
-  page.on('pageerror', (error) => console.error('page error:', error.message));
+  page.on('pageerror', (error) => browserErrors.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    // A failed request is logged by the browser too: those are checked one by one in failedRequests.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) browserErrors.push(`console error: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) failedRequests.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
+  });
 });
 
 after(async () => {
@@ -287,4 +298,9 @@ test('the content locale: the French version of an article, edited on its own', 
   await page.getByRole('combobox', { name: 'Content locale' }).click();
   await page.getByRole('option', { name: 'English (en)' }).click();
   await page.getByText('content-router demo').waitFor();
+});
+
+test('the browser saw no uncaught error, no console error, and no failed request but the deliberate ones', () => {
+  assert.deepEqual(browserErrors, []);
+  assert.deepEqual(failedRequests, ['400 POST /api/articles', '404 GET /api/global']); // the taken slug; global in French
 });

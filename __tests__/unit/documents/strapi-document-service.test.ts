@@ -147,7 +147,20 @@ describe("Strapi's Document Service defaults and answers", () => {
   });
 });
 
-describe('no page limit in the object form, the REST limits in the string form', () => {
+describe('no page limit and no join budget in the object form, the REST limits in the string form', () => {
+  it('an object-form read populates all it asks for; the string form stops at rest.maxJoinedRows', async () => {
+    const small = await createBlogAuthApp(blogAuthOptions(), true, { rest: { maxJoinedRows: 1 } });
+    try {
+      const hello = small.router.documents('api::article.article');
+      const [first] = (await hello.findMany({ status: 'published', filters: { slug: 'hello-content-router' }, populate: ['categories'] })) as Row[];
+      expect((first!.categories as Row[]).length).toBeGreaterThan(1);
+      await expect(hello.findMany('filters[slug]=hello-content-router&populate=categories')).rejects.toThrow(/categories joins more than 1 rows/);
+    } finally {
+      await small.close();
+    }
+  });
+
+
   it('findMany({}) lists every document; the string form is capped by rest.maxLimit', async () => {
     const small = await createBlogAuthApp(blogAuthOptions(), true, { rest: { defaultLimit: 1, maxLimit: 2 } });
     try {

@@ -252,6 +252,20 @@ test('the category tree, authors with their avatars, the global single type', as
   await page.getByText('Subcategories').waitFor(); // filters[parent][documentId]=<Technology>
   await page.locator('tbody td.column-name').getByText('Web').waitFor();
 
+  // A new subcategory: the parent picked as a reference, then seen in the parent's subcategories and in the API.
+  await page.goto(`${adminUrl}/#/categories/create`);
+  await page.getByLabel('Name *', { exact: true }).fill('Databases');
+  await page.getByLabel('Parent', { exact: true }).fill('Tech');
+  await page.getByRole('option', { name: 'Technology' }).click();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Element created').waitFor();
+  const created = await rest('/categories?filters[name][$eq]=Databases&populate[parent][fields][0]=name');
+  assert.equal(created.body.data[0].parent.name, 'Technology');
+  await page.goto(`${adminUrl}/#/categories?filter=%7B%7D&order=ASC&page=1&perPage=10&sort=name`);
+  await page.locator('tbody td.column-name').getByText('Technology', { exact: true }).click();
+  await page.locator('tbody td.column-name').getByText('Databases').waitFor();
+  await page.locator('tbody td.column-name').getByText('Web').waitFor();
+
   await page.goto(`${adminUrl}/#/authors`);
   await page.getByText('Ann Archer').waitFor();
   const avatar = page.locator('tbody img').first();

@@ -130,7 +130,7 @@ test('the article list: sort, filters, pagination', async () => {
   await expectTitles(['Populate in one round trip', 'Hello content-router', 'A draft nobody sees']);
   await page.locator('tbody img').first().waitFor(); // the cover, served from /uploads
   await page.getByRole('combobox', { name: 'Content locale' }).waitFor();
-  await page.screenshot({ path: path.join(shots, 'admin-list.png') });
+  await page.screenshot({ path: path.join(shots, 'admin-list.png'), animations: 'disabled' });
 
   // Sort: the column header, ascending then descending.
   await page.locator('thead').getByText('Title', { exact: true }).click();
@@ -211,7 +211,7 @@ test('an article created, edited, published and deleted in the admin, seen throu
   await page.setViewportSize({ width: 1280, height: 1100 }); // the whole form
   await page.mouse.move(1270, 1090);
   await page.waitForTimeout(300); // MUI's focus transitions
-  await page.screenshot({ path: path.join(shots, 'admin-edit.png') });
+  await page.screenshot({ path: path.join(shots, 'admin-edit.png'), animations: 'disabled' });
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: 'Publish' }).click();
   await page.getByText('Element updated').waitFor();

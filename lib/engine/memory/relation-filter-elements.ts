@@ -1,5 +1,4 @@
 import type { Filter, Pipeline, Row } from '../types';
-import { keySpace, matchFields, pick } from './join-keys';
 import { compileRowTest, isPlainField } from './match-rows';
 import { compileStages, type StageContext } from './row-stages';
 import { stableId } from './stable-arrays';
@@ -92,7 +91,7 @@ function decomposes(pipeline: unknown): boolean {
 
 /**
  * The probe rows of one local field over `rows`: one per distinct key, the key of a row being each element of its
- * non-empty array of strings, or its scalar value (see {@link keySpace}; an element and an equal scalar join
+ * non-empty array of strings, or its scalar value (see {@link isScalarKey}; an element and an equal scalar join
  * alike), or the row alone for any other value (an empty array, which joins as null, arrays of other values,
  * documents). `keys[i]` is row i's probe, or ELEMENTS: then its probes are `elements[starts[i]]` up to
  * `elements[starts[i + 1]]`.
@@ -161,7 +160,7 @@ function probingOf(rows: readonly Row[], localField: string, as: string): Probin
       if (Array.isArray(value) && value.length > 0 && value.every(isString)) {
         keys[i] = ELEMENTS;
         for (const element of value) elements.push(probe(element, { [localField]: element }));
-      } else if (keySpace(value) === 0) {
+      } else if (isScalarKey(value)) {
         keys[i] = probe(value ?? null, value === undefined ? {} : { [localField]: value });
       } else {
         keys[i] = probes.push({ [localField]: value }) - 1;
@@ -180,3 +179,36 @@ function probingOf(rows: readonly Row[], localField: string, as: string): Probin
 
 const ELEMENTS = -1;
 const isString = (value: unknown): value is string => typeof value === 'string';
+
+/**
+ * True for a local value keyed by itself: two such values join the same rows exactly when they are the same key
+ * of a `Map` (SameValueZero): a string, a boolean, a finite number (0 and -0 are one number to MongoDB), null or
+ * missing (both join as null). Any other value is joined alone.
+ */
+function isScalarKey(value: unknown): boolean {
+  if (value === null || value === undefined || typeof value === 'string' || typeof value === 'boolean') return true;
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+/**
+ * The top-level fields a query filter reads, or null when it holds a top-level operator other than `$and` / `$or` /
+ * `$nor`, or a field mingo does not read as a plain own property.
+ */
+function matchFields(filter: Filter, out = new Set<string>()): Set<string> | null {
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and' || key === '$or' || key === '$nor') {
+      if (!Array.isArray(value) || !value.every((f) => isObject(f) && matchFields(f, out))) return null;
+    } else if (key.startsWith('$') || !isPlainField(key.split('.')[0]!)) {
+      return null;
+    } else {
+      out.add(key.split('.')[0]!);
+    }
+  }
+  return out;
+}
+
+function pick(row: Row, fields: ReadonlySet<string>): Row {
+  const out: Row = {};
+  for (const field of fields) if (Object.hasOwn(row, field)) out[field] = row[field];
+  return out;
+}

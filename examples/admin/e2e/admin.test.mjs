@@ -5,7 +5,6 @@
 // The screenshots of the list and of the edit form go to docs/images/, shown by docs/getting-started.md.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -13,11 +12,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { preview } from 'vite';
+import { startExampleApi } from '../scripts/example-api.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const adminRoot = path.resolve(here, '..');
-const repoRoot = path.resolve(adminRoot, '../..');
-const shots = path.join(repoRoot, 'docs/images');
+const shots = path.resolve(adminRoot, '../../docs/images');
 const TOKEN = 'oracle-full-access-token-7f3a9c1e5b2d4f6a8c0e1b3d5f7a9c2e';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -44,21 +43,6 @@ function freePort() {
   });
 }
 
-async function waitFor(url, ms) {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (api.exitCode !== null) throw new Error(`the example API exited (${api.exitCode}):\n${apiLog.join('')}`);
-    if (Date.now() > end) throw new Error(`${url} did not answer 200 within ${ms} ms:\n${apiLog.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 /** The REST API as a frontend reads it (with the token, to see drafts and authors). */
 async function rest(pathAndQuery) {
   const res = await fetch(`${apiUrl}/api${pathAndQuery}`, { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -79,18 +63,13 @@ async function expectTitles(expected, ms = 15_000) {
 
 before(async () => {
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'content-router-admin-e2e-'));
-  const port = await freePort();
-  apiUrl = `http://127.0.0.1:${port}`;
-  // `npm start` of the repo, in a process group of its own so that after() stops npm and the server together.
-  api = spawn('npm', ['start'], {
-    cwd: repoRoot,
-    detached: true,
-    env: { ...process.env, PORT: String(port), DATA_FILE: path.join(data, 'content.db'), UPLOADS_DIR: path.join(data, 'uploads') },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  api = startExampleApi({
+    port: await freePort(),
+    env: { DATA_FILE: path.join(data, 'content.db'), UPLOADS_DIR: path.join(data, 'uploads') },
+    log: apiLog,
   });
-  api.stdout.on('data', (chunk) => apiLog.push(String(chunk)));
-  api.stderr.on('data', (chunk) => apiLog.push(String(chunk)));
-  await waitFor(`${apiUrl}/api/articles`, 60_000);
+  apiUrl = api.url;
+  await api.ready(60_000);
 
   process.env.API_URL = apiUrl;
   server = await preview({ root: adminRoot, logLevel: 'warn', preview: { port: await freePort(), strictPort: true, host: '127.0.0.1' } });
@@ -116,11 +95,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await new Promise((resolve) => (server ? server.httpServer.close(resolve) : resolve()));
-  if (api && api.exitCode === null) {
-    const exited = new Promise((resolve) => api.once('exit', resolve));
-    process.kill(-api.pid, 'SIGTERM');
-    await exited;
-  }
+  await api?.stop();
 });
 
 test('the article list: sort, filters, pagination', async () => {

@@ -14,7 +14,7 @@ const BASE_URL = '';
 /** Types with draft & publish: the admin edits their drafts, as Strapi's own admin does. */
 const DRAFT_AND_PUBLISH = new Set(['articles']);
 /** Localized types: read and written in the content locale chosen in the app bar. */
-const LOCALIZED = new Set(['articles']);
+const LOCALIZED = new Set(['articles', 'global']);
 
 const LOCALE_KEY = 'content-router-admin.locale';
 let contentLocale: string | null = localStorage.getItem(LOCALE_KEY);
@@ -108,9 +108,8 @@ export const dataProvider: DataProvider = {
  * which single types have not); null when it has no version in that locale.
  */
 export async function getSingleType<T>(uid: string): Promise<T | null> {
-  const locale = contentLocale ? `&locale=${encodeURIComponent(contentLocale)}` : '';
   try {
-    const { json } = await httpClient(`${BASE_URL}/api/${uid}?populate=*${locale}`);
+    const { json } = await withQuery(queryOf(uid))(`${BASE_URL}/api/${uid}?populate=*`);
     return (json as { data: T }).data;
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) return null;

@@ -94,12 +94,26 @@ function buildComponent(uid: string, def: unknown): Component {
   });
 }
 
+/**
+ * ` (did you mean "api::category.category"?)` for a relation target that is not a uid: a typo of a uid, or a type
+ * named by its singular or plural name, or by `api::name` alone; then the uids there are (the upload file's
+ * internal one left out).
+ */
+function targetSuggestion(target: string, types: ReadonlyMap<string, ContentType>): string {
+  const known = [...types.values()].filter((t) => !t.internal);
+  const uids = known.map((t) => t.uid);
+  const bare = target.replace(/^[a-z]+::/i, '').split('.')[0]!.toLowerCase();
+  const named = known.find((t) => [t.singularName, t.pluralName].some((n) => n.toLowerCase() === bare));
+  const hint = suggestion(target, uids) || (named ? ` (did you mean "${named.uid}"?)` : '');
+  return `${hint}; content types: ${uids.join(', ') || 'none'}`;
+}
+
 function checkReferences(owner: string, attrs: Record<string, Attribute> | Readonly<Record<string, Attribute>>, types: Map<string, ContentType>, components: Map<string, Component>, isComponent: boolean): void {
   for (const a of Object.values(attrs)) {
     const where = `${owner}.${a.name}`;
     if (a.kind === 'relation') {
       const target = types.get(a.target);
-      if (!target) throw new ConfigurationError('CR_UNKNOWN_TARGET', `${where}: relation to unknown type "${a.target}"`);
+      if (!target) throw new ConfigurationError('CR_UNKNOWN_TARGET', `${where}: relation to unknown type "${a.target}"${targetSuggestion(a.target, types)}`);
       if (isComponent && (a.inversedBy || a.mappedBy)) {
         throw new ConfigurationError('CR_RELATION_MISMATCH', `${where}: relations in components must be one-way (no inversedBy/mappedBy)`);
       }

@@ -68,6 +68,22 @@ describe('createRegistry', () => {
     expect(codeOf(() => createRegistry({ contentTypes, components }))).toBe(code);
   });
 
+  it.each([
+    ['a typo of a uid', 'api::categroy.categroy', ' (did you mean "api::category.category"?)'],
+    ['a uid in the wrong case', 'api::Category.Category', ' (did you mean "api::category.category"?)'],
+    ['the singular name alone', 'category', ' (did you mean "api::category.category"?)'],
+    ['the plural name in a uid', 'api::categories.categories', ' (did you mean "api::category.category"?)'],
+    ['nothing close', 'api::zebra.zebra', ''],
+  ])('CR_UNKNOWN_TARGET suggests the closest content type: %s', (_label, target, hint) => {
+    const contentTypes = [
+      type('article', { category: { type: 'relation', relation: 'manyToOne', target } }),
+      type('category', {}),
+    ];
+    expect(() => createRegistry({ contentTypes })).toThrow(
+      `CR_UNKNOWN_TARGET: api::article.article.category: relation to unknown type "${target}"${hint}; content types: api::article.article, api::category.category`,
+    );
+  });
+
   it('names the type and attribute in the message', () => {
     expect(() => createRegistry({ contentTypes: [type('a', { colour: { type: 'colour' } })] })).toThrow(/api::a\.a\.colour/);
   });

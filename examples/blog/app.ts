@@ -19,13 +19,20 @@ export interface BlogAppOptions {
   engine?: Engine;
   /** Persist the memory engine to this file (its folder is created if needed). */
   dataFile?: string;
+  /**
+   * Strapi's draft rule (`auth.drafts: 'strapi'`): whoever may `find` a type reads its drafts. Default: true when
+   * the environment has `STRAPI_COMPAT=1` (how the conformance corpus is replayed), else false: drafts take the
+   * `findDrafts` grant (the API tokens have it, the Public role does not).
+   */
+  strapiCompat?: boolean;
 }
 
 /**
  * The example app: Express with the blog model mounted at /api, locales en (default) and fr, uploads served at
  * /uploads, and a production-shaped `auth`: the Public role of the model's permissions.json (reads of articles,
  * categories and the two single types; nothing else, no writes) and its two API tokens (full-access for writes,
- * read-only). Content types are private by default: whatever is not granted answers 403.
+ * read-only). Content types are private by default: whatever is not granted answers 403, drafts included (they take
+ * `findDrafts`, which only the tokens have) unless `STRAPI_COMPAT=1` asks for Strapi's rule.
  */
 export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app: express.Express; router: ContentRouter; close(): Promise<void> }> {
   const model = loadBlogModel();
@@ -40,6 +47,7 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
     auth: {
       public: { actions: model.permissions.public.actions },
       apiTokens: model.permissions.apiTokens.map((t) => ({ name: t.name, type: t.type, accessKey: t.accessKey })),
+      ...((options.strapiCompat ?? process.env.STRAPI_COMPAT === '1') ? { drafts: 'strapi' as const } : {}),
     },
     upload: { directory: uploadsDir },
   });

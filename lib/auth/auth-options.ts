@@ -51,9 +51,19 @@ export interface AuthOptions {
    * an API token, e.g. the app's JWT). Return the caller's actions, or null/undefined for "not recognised".
    */
   resolve?: (req: IncomingMessage) => Promise<ResolvedCaller | null | undefined>;
-  /** true: reading drafts (`?status=draft`) needs `<uid>.findDrafts` instead of just `find`. Default false. */
-  draftsRequirePermission?: boolean;
+  /**
+   * Who may read drafts (`?status=draft`, and the drafts a draft read populates). `'findDrafts'` (the default):
+   * the caller needs `<uid>.findDrafts` (full-access and read-only API tokens have it); `'strapi'`: Strapi 5's
+   * rule, anyone who may `find` or `findOne` the type (strapi#25326).
+   */
+  drafts?: DraftsRule;
 }
+
+/** The values of `auth.drafts`: see {@link AuthOptions.drafts}. */
+export type DraftsRule = 'findDrafts' | 'strapi';
+
+/** `auth.drafts` when absent: reading drafts takes the `<uid>.findDrafts` grant. */
+export const DEFAULT_DRAFTS_RULE: DraftsRule = 'findDrafts';
 
 const ACTION = { type: 'string', pattern: '^[a-z][a-z0-9-]*::[A-Za-z0-9_.-]+\\.[A-Za-z0-9_-]+$' } as const;
 
@@ -86,7 +96,7 @@ const authOptionsSchema = {
       ],
     },
     resolve: {},
-    draftsRequirePermission: { type: 'boolean' },
+    drafts: { enum: ['findDrafts', 'strapi'] },
   },
 } as const;
 

@@ -2,7 +2,7 @@ import type { Registry } from '../schema';
 import { UPLOAD_FILE_UID } from '../schema';
 import { invalidAuthOption } from './auth-options';
 
-/** The Content API actions of a content type (`findDrafts` only matters with `draftsRequirePermission`). */
+/** The Content API actions of a content type (`findDrafts`: reading its drafts, see `auth.drafts`). */
 export const CONTENT_TYPE_ACTIONS: readonly string[] = ['find', 'findOne', 'create', 'update', 'delete', 'findDrafts'];
 
 /** The upload plugin's Content API actions (`plugin::upload.content-api.<action>`). */

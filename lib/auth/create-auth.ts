@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { emitWarning, UnauthorizedError } from '../errors';
 import type { Registry } from '../schema';
 import type { AuthOptions, ResolvedCaller } from './auth-options';
-import { PUBLIC_ALL, validateAuthOptions } from './auth-options';
+import { DEFAULT_DRAFTS_RULE, PUBLIC_ALL, validateAuthOptions } from './auth-options';
 import { checkActions } from './check-actions';
 import type { AbilityOptions } from './create-ability';
 import { abilityFromActions, createAbility, isReadAction } from './create-ability';
@@ -39,7 +39,7 @@ export function createAuth(options: AuthOptions | undefined, registry: Registry,
   validateAuthOptions(options);
   const tokens = options.apiTokens ?? [];
   tokens.forEach((t, i) => checkActions(t.permissions ?? [], `auth.apiTokens[${i}].permissions`, registry));
-  const abilityOptions: AbilityOptions = { draftsRequirePermission: options.draftsRequirePermission === true };
+  const abilityOptions: AbilityOptions = { drafts: options.drafts ?? DEFAULT_DRAFTS_RULE };
   const publicAbility = createPublicAbility(options.public, registry, abilityOptions);
   const store = createTokenStore(tokens, options.salt);
   const now = deps.now ?? Date.now;

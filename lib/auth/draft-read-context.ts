@@ -4,10 +4,10 @@ import type { Ability } from './types';
 
 /**
  * The query context of a draft read (`?status=draft`). A draft read populates the draft versions of related
- * draft & publish types, so a related type whose drafts the caller may not read (`canReadDrafts` false, which only
- * happens with `auth.draftsRequirePermission: true`) is treated like a type it cannot `find`: left out of the
- * response, and filtering or sorting on it is a 400 `Invalid key`.
- * Returns null when that changes nothing (the default options, or a caller who may read every draft it may find),
+ * draft & publish types, so a related type whose drafts the caller may not read (`canReadDrafts` false: no
+ * `<uid>.findDrafts` grant, unless `auth.drafts: 'strapi'`) is treated like a type it cannot `find`: left out of
+ * the response, and filtering or sorting on it is a 400 `Invalid key`.
+ * Returns null when that changes nothing (`auth.drafts: 'strapi'`, or a caller who may read every draft it may find),
  * so the caller's ability can be used as it is.
  *
  * @example

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 
 /**
  * What the caller of one request may do. Actions use Strapi's names:
- * `api::article.article.find|findOne|create|update|delete` and
+ * `api::article.article.find|findOne|create|update|delete` (plus our `findDrafts`) and
  * `plugin::upload.content-api.find|findOne|upload|destroy`.
  */
 export interface Ability {
@@ -13,8 +13,8 @@ export interface Ability {
   readonly subject: string;
   /**
    * Whether the caller may read the drafts of `uid` (`?status=draft`, and drafts reached through populate).
-   * By default anyone who may `find` or `findOne` the type may (Strapi's behaviour, strapi#25326); with
-   * `auth.draftsRequirePermission: true` it takes `<uid>.findDrafts`.
+   * By default it takes `<uid>.findDrafts`; with `auth.drafts: 'strapi'` anyone who may `find` or `findOne` the
+   * type may (Strapi's behaviour, strapi#25326). Media have no drafts: `canFind`.
    */
   canReadDrafts(uid: string): boolean;
   /**

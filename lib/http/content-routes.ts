@@ -66,7 +66,8 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
       parsed(owner, `${drafts ? 'drafts:' : ''}${route}?${rawQuery}`, () => parseQuery({ registry, contentType: ct, rawQuery, params: params(), context, rest: deps.rest, action }));
     const q = parse(ability, false);
     if (q.status !== 'draft') return q;
-    // Draft reads need canReadDrafts (auth.draftsRequirePermission); populated drafts of other types too (docs/security.md).
+    // Draft reads need canReadDrafts (`<uid>.findDrafts`, see auth.drafts): 403 as Strapi answers a missing action;
+    // populated drafts of other types too (docs/security.md).
     if (action !== 'write' && !ability.canReadDrafts(ct.uid)) throw new ForbiddenError();
     let drafts = draftContexts.get(owner);
     if (drafts === undefined) draftContexts.set(owner, (drafts = draftReadContext(registry, ability)));

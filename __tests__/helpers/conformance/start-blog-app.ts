@@ -38,12 +38,14 @@ function closeServer(server: Server): Promise<void> {
 }
 
 /**
- * Starts `examples/blog` empty (`seed: false`) on a free port with uploads in a temp dir.
+ * Starts `examples/blog` empty (`seed: false`) on a free port with uploads in a temp dir, in its Strapi
+ * compatibility mode (`strapiCompat`, what `STRAPI_COMPAT=1` gives `npm start`): the corpus was recorded on a
+ * Strapi whose Public role reads drafts with `find` alone.
  * @example const blog = await startBlogApp(); await replayCorpus(cases, blog.base, blogTokens()); await blog.close();
  */
 export async function startBlogApp(): Promise<RunningBlogApp> {
   const uploadsDir = mkdtempSync(join(tmpdir(), 'cr-conformance-uploads-'));
-  const blog = await createBlogApp({ seed: false, uploadsDir, engine: testEngine() });
+  const blog = await createBlogApp({ seed: false, uploadsDir, engine: testEngine(), strapiCompat: true });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = blog.app.listen(0, '127.0.0.1');
     s.once('listening', () => resolve(s));

@@ -1,6 +1,6 @@
 import qs from 'qs';
 import request from 'supertest';
-import { createBlogAuthApp, type BlogAuthApp } from './blog-auth-app';
+import { blogAuthOptions, createBlogAuthApp, type BlogAuthApp } from './blog-auth-app';
 import { prng } from '../../helpers/prng';
 
 /**
@@ -99,7 +99,10 @@ let articleDoc: string;
 let categoryDoc: string;
 
 beforeAll(async () => {
-  ctx = await createBlogAuthApp();
+  // The Public role is granted the article drafts too, so that `status=draft` requests are fuzzed as well.
+  const auth = blogAuthOptions();
+  auth.public = { actions: [...(auth.public as { actions: string[] }).actions, 'api::article.article.findDrafts'] };
+  ctx = await createBlogAuthApp(auth);
   const authors = await ctx.router.documents('api::author.author').findMany('populate=*');
   forbiddenStrings = authors.data.flatMap((a) => [a.documentId, a.name, a.email, a.bio].filter((v): v is string => typeof v === 'string'));
   forbiddenStrings.push('avatar.png');

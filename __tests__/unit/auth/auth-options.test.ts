@@ -20,7 +20,7 @@ describe('options.auth validation', () => {
     ['not an object', 'yes', 'auth must be object'],
     ['null', null, 'auth must be object'],
     ['a string', 'all', 'auth must be object'],
-    ['an unknown key', { apitokens: [] }, 'auth.apitokens: unknown key (did you mean "apiTokens"?); allowed: apiTokens, salt, public, resolve, draftsRequirePermission'],
+    ['an unknown key', { apitokens: [] }, 'auth.apitokens: unknown key (did you mean "apiTokens"?); allowed: apiTokens, salt, public, resolve, drafts'],
     ['a token without name', { apiTokens: [{ type: 'read-only', accessKey: 'k' }] }, "auth.apiTokens[0] must have required property 'name'"],
     ['a bad token type', { apiTokens: [{ name: 'a', type: 'admin', accessKey: 'k' }] }, 'auth.apiTokens[0].type must be one of "read-only", "full-access", "custom"'],
     ['a token with neither key nor hash', { apiTokens: [{ name: 'a', type: 'read-only' }] }, 'auth.apiTokens[0] needs an accessKey or a hash'],
@@ -42,7 +42,7 @@ describe('options.auth validation', () => {
     ['an invalid Date', { apiTokens: [{ name: 'a', type: 'read-only', accessKey: 'k', expiresAt: new Date('x') }] }, 'auth.apiTokens[0].expiresAt must be an ISO date-time'],
     ['an object expiry', { apiTokens: [{ name: 'a', type: 'read-only', accessKey: 'k', expiresAt: {} }] }, 'auth.apiTokens[0].expiresAt must be an ISO date-time'],
     ['a resolve that is not a function', { resolve: 'users' }, 'auth.resolve must be a function'],
-    ['a non-boolean drafts option', { draftsRequirePermission: 'yes' }, 'auth.draftsRequirePermission must be boolean'],
+    ['an unknown drafts rule', { drafts: 'yes' }, 'auth.drafts must be one of "findDrafts", "strapi"'],
   ])('rejects %s', (_label, options, message) => {
     const err = failure(options);
     expect(err.code).toBe('CR_INVALID_OPTIONS');

@@ -188,8 +188,8 @@ describe("public: 'all'", () => {
     expect(ability.canReadDrafts(ARTICLE)).toBe(true);
   });
 
-  it('with draftsRequirePermission too: findDrafts is an action like the others', async () => {
-    const ability = await createAuth({ public: 'all', draftsRequirePermission: true }, registry).authenticate(request());
+  it('under the default drafts rule too: findDrafts is an action like the others', async () => {
+    const ability = await createAuth({ public: 'all', drafts: 'findDrafts' }, registry).authenticate(request());
     expect(ability.canReadDrafts(ARTICLE)).toBe(true);
   });
 
@@ -225,14 +225,14 @@ describe("public: 'all'", () => {
 });
 
 describe('drafts', () => {
-  const draftsOptions = (draftsRequirePermission: boolean): AuthOptions => ({
+  const draftsOptions = (drafts: AuthOptions['drafts']): AuthOptions => ({
     ...options,
-    draftsRequirePermission,
+    ...(drafts ? { drafts } : {}),
     public: { actions: [...PUBLIC_ACTIONS, `${AUTHOR}.findOne`] },
     apiTokens: [...options.apiTokens!, { name: 'drafts', type: 'custom', accessKey: 'drafts', permissions: [`${ARTICLE}.find`, `${ARTICLE}.findDrafts`] }],
   });
-  const read = async (draftsRequirePermission: boolean, header: string | undefined): Promise<Ability> =>
-    createAuth(draftsOptions(draftsRequirePermission), registry).authenticate(request(header));
+  const read = async (drafts: AuthOptions['drafts'], header: string | undefined): Promise<Ability> =>
+    createAuth(draftsOptions(drafts), registry).authenticate(request(header));
 
   it.each<[string | undefined, string, boolean]>([
     [undefined, ARTICLE, true],
@@ -240,23 +240,42 @@ describe('drafts', () => {
     [undefined, GLOBAL, true],
     [`Bearer ${READ_KEY}`, AUTHOR, true],
     [`Bearer ${CUSTOM_KEY}`, ARTICLE, false],
-  ])('by default anyone who may find reads drafts (%s, %s -> %s)', async (header, uid, expected) => {
-    expect((await read(false, header)).canReadDrafts(uid)).toBe(expected);
+  ])("drafts: 'strapi': anyone who may find or findOne reads drafts (%s, %s -> %s)", async (header, uid, expected) => {
+    expect((await read('strapi', header)).canReadDrafts(uid)).toBe(expected);
   });
 
-  it.each<[string | undefined, string, boolean]>([
+  const GRANT_CASES: [string | undefined, string, boolean][] = [
     [undefined, ARTICLE, false],
-    [`Bearer ${READ_KEY}`, ARTICLE, false],
+    [undefined, AUTHOR, false],
+    [`Bearer ${READ_KEY}`, ARTICLE, true],
+    [`Bearer ${READ_KEY}`, AUTHOR, true],
     [`Bearer ${FULL_KEY}`, ARTICLE, true],
+    [`Bearer ${CUSTOM_KEY}`, AUTHOR, false],
     ['Bearer drafts', ARTICLE, true],
     ['Bearer drafts', GLOBAL, false],
-  ])('with draftsRequirePermission it takes findDrafts (%s, %s -> %s)', async (header, uid, expected) => {
-    expect((await read(true, header)).canReadDrafts(uid)).toBe(expected);
+  ];
+  it.each(GRANT_CASES)('by default it takes findDrafts, which read-only tokens have (%s, %s -> %s)', async (header, uid, expected) => {
+    expect((await read(undefined, header)).canReadDrafts(uid)).toBe(expected);
+  });
+  it.each(GRANT_CASES)("drafts: 'findDrafts' is the default, said out loud (%s, %s -> %s)", async (header, uid, expected) => {
+    expect((await read('findDrafts', header)).canReadDrafts(uid)).toBe(expected);
+  });
+
+  it('read-only tokens may findDrafts as an action too; the Public role only when listed', async () => {
+    expect((await read(undefined, `Bearer ${READ_KEY}`)).can(`${ARTICLE}.findDrafts`)).toBe(true);
+    expect((await read(undefined, undefined)).can(`${ARTICLE}.findDrafts`)).toBe(false);
+  });
+
+  it.each<[unknown, string]>([
+    ['grant', 'auth.drafts must be one of "findDrafts", "strapi"'],
+    [true, 'auth.drafts must be one of "findDrafts", "strapi"'],
+  ])('refuses drafts: %p (CR_INVALID_OPTIONS)', (drafts, message) => {
+    expect(() => createAuth({ drafts } as unknown as AuthOptions, registry)).toThrow(message);
   });
 
   it('media have no drafts: canReadDrafts follows canFind', async () => {
-    expect((await read(true, `Bearer ${READ_KEY}`)).canReadDrafts(FILE)).toBe(true);
-    expect((await read(true, undefined)).canReadDrafts(FILE)).toBe(false);
+    expect((await read(undefined, `Bearer ${READ_KEY}`)).canReadDrafts(FILE)).toBe(true);
+    expect((await read(undefined, undefined)).canReadDrafts(FILE)).toBe(false);
   });
 
   it('the open ability reads drafts', () => {

@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Row } from '../types';
 import { decodeRecords, encodeRecord, type JournalOp, type JournalRecord } from './journal-record';
@@ -10,10 +10,17 @@ export interface LoadedState {
   records: JournalRecord[];
 }
 
+/** A point in the journal: the last record committed (`seq`) and where the journal ended after it (`bytes`). */
+export interface JournalMark {
+  seq: number;
+  bytes: number;
+}
+
 /**
  * The persistence of a `memoryEngine({ file })`: a snapshot at `file` and an append-only journal at
- * `file.journal`. Every commit appends one framed record and fsyncs before it is acknowledged; once the journal
- * outgrows `snapshotBytes`, a new snapshot is written atomically and the journal is emptied.
+ * `file.journal`. Every commit appends one framed record and fsyncs before it is acknowledged. Once the journal
+ * outgrows `snapshotBytes`, the engine writes a snapshot of the state at a {@link mark} while commits go on
+ * appending ({@link writeSnapshot}), then drops the records the snapshot holds ({@link dropJournalUpTo}).
  */
 export class DurableFile {
   private seq = 0;
@@ -21,7 +28,7 @@ export class DurableFile {
 
   private constructor(
     readonly path: string,
-    private readonly journal: FileHandle,
+    private journal: FileHandle,
     private readonly snapshotBytes: number,
   ) {}
 
@@ -30,6 +37,8 @@ export class DurableFile {
     await mkdir(dirname(path), { recursive: true });
     const snapshot = await readSnapshot(path);
     const journalPath = `${path}.journal`;
+    // A journal rewrite that a crash interrupted: the journal itself is still whole.
+    await rm(`${journalPath}.tmp`, { force: true });
     const buffer = await readFile(journalPath).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return Buffer.alloc(0);
       throw error;
@@ -74,12 +83,60 @@ export class DurableFile {
     return this.journalBytes >= this.snapshotBytes;
   }
 
-  /** Writes a snapshot of `collections` (the state after the last commit) and empties the journal. */
-  async snapshot(collections: Iterable<[string, readonly Row[]]>): Promise<void> {
-    await writeSnapshot(this.path, this.seq, collections);
-    await this.journal.truncate(0);
-    await this.journal.sync();
-    this.journalBytes = 0;
+  /** Where the journal stands now: take it with the state a snapshot will hold, while no commit is running. */
+  mark(): JournalMark {
+    return { seq: this.seq, bytes: this.journalBytes };
+  }
+
+  /**
+   * Writes a snapshot of `collections`, the state as of `mark` (the rows are immutable, so a shallow copy of each
+   * collection taken with the mark stays that state). Commits may go on meanwhile: they land in the journal,
+   * after the mark.
+   */
+  async writeSnapshot(mark: JournalMark, collections: Iterable<[string, readonly Row[]]>): Promise<void> {
+    await writeSnapshot(this.path, mark.seq, collections);
+  }
+
+  /**
+   * Drops the journal records up to `mark` (a snapshot holds them now), keeping those committed since: they are
+   * copied to `file.journal.tmp`, fsynced and renamed over the journal. Must not run concurrently with a commit.
+   * A crash at any point leaves a journal whose records after the snapshot's seq are whole.
+   */
+  async dropJournalUpTo(mark: JournalMark): Promise<void> {
+    const tailBytes = this.journalBytes - mark.bytes;
+    if (tailBytes === 0) {
+      await this.journal.truncate(0);
+      await this.journal.sync();
+      this.journalBytes = 0;
+      return;
+    }
+    const tail = Buffer.alloc(tailBytes);
+    const { bytesRead } = await this.journal.read(tail, 0, tailBytes, mark.bytes);
+    if (bytesRead !== tailBytes) throw new Error(`memory engine: the journal of ${this.path} is shorter than written`);
+    // The new journal is written through the handle that commits use next: once renamed, it IS the journal.
+    const journalPath = `${this.path}.journal`;
+    await rm(`${journalPath}.tmp`, { force: true });
+    const next = await open(`${journalPath}.tmp`, 'a+');
+    try {
+      await next.write(tail);
+      await next.sync();
+      await rename(`${journalPath}.tmp`, journalPath);
+    } catch (error) {
+      await next.close();
+      throw error;
+    }
+    const previous = this.journal;
+    this.journal = next;
+    this.journalBytes = tailBytes;
+    await previous.close();
+    await syncDirectory(dirname(journalPath));
+  }
+
+  /** A snapshot of the whole state and an empty journal (at close: nothing may commit meanwhile). */
+  async compact(collections: Iterable<[string, readonly Row[]]>): Promise<void> {
+    const mark = this.mark();
+    await this.writeSnapshot(mark, collections);
+    await this.dropJournalUpTo(mark);
   }
 
   async close(): Promise<void> {

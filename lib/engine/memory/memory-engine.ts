@@ -56,7 +56,10 @@ class MemoryEngine implements Engine {
   private readonly mingoOptions;
   private readonly runtime: PipelineRuntime;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The transaction (or journal step) running alone, until it has committed or rolled back: reads wait for it. */
   private active: Promise<unknown> | null = null;
+  /** A snapshot being written in the background (reads and writes go on meanwhile). */
+  private snapshotting: Promise<void> | null = null;
   private loading: Promise<void> | null = null;
   private file: DurableFile | null = null;
   private warned = false;
@@ -180,16 +183,19 @@ class MemoryEngine implements Engine {
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.txScope.getStore()) return fn();
     await this.ready();
-    const run = this.queue.then(() => this.runTransaction(fn));
-    this.queue = run.catch(noop);
-    return run;
+    return this.exclusive(() => this.runTransaction(fn));
   }
 
+  /** Waits for the writes in flight and a running snapshot, writes a last snapshot, empties the journal. */
   async close(): Promise<void> {
     await this.queue;
-    if (!this.file) return;
-    if (this.file.hasJournal) await this.file.snapshot(this.entries());
-    await this.file.close();
+    await this.snapshotting;
+    const file = this.file;
+    if (!file) return;
+    await this.exclusive(async () => {
+      if (file.hasJournal) await file.compact(this.image());
+    });
+    await file.close();
     this.file = null;
   }
 
@@ -206,14 +212,48 @@ class MemoryEngine implements Engine {
         throw error;
       }
     })();
-    this.active = run;
     try {
-      const result = await run;
-      if (this.file?.wantsSnapshot) await this.file.snapshot(this.entries()).catch((e: unknown) => debug('snapshot failed: %O', e));
-      return result;
+      return await run;
     } finally {
-      this.active = null;
+      this.snapshotIfDue();
     }
+  }
+
+  /**
+   * Starts a snapshot once the journal is over `snapshotBytes`, called between two transactions: the state and
+   * the journal's mark are taken here, at once (rows are immutable: a shallow copy of each collection is that
+   * state); the file is written in the background while reads and writes go on; the journal records the snapshot
+   * holds are dropped between two later transactions.
+   */
+  private snapshotIfDue(): void {
+    const file = this.file;
+    if (!file || this.snapshotting || !file.wantsSnapshot) return;
+    const mark = file.mark();
+    const image = this.image();
+    this.snapshotting = (async () => {
+      await file.writeSnapshot(mark, image);
+      await this.exclusive(() => file.dropJournalUpTo(mark));
+    })()
+      .catch((e: unknown) => debug('snapshot failed (retried after the next write): %O', e))
+      .finally(() => {
+        this.snapshotting = null;
+      });
+  }
+
+  /**
+   * Runs `fn` alone: after the steps queued before it, before those queued after it. Reads wait while it runs
+   * (`active`), so a read never sees a transaction's uncommitted rows, nor spins while its file I/O is pending.
+   */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => {
+      const step = fn();
+      this.active = step;
+      return step.finally(() => {
+        if (this.active === step) this.active = null;
+      });
+    });
+    this.queue = run.catch(noop);
+    return run;
   }
 
   /**
@@ -235,11 +275,19 @@ class MemoryEngine implements Engine {
     return this.transaction(run);
   }
 
-  /** Waits, outside a transaction, until no transaction is running: reads see committed data only. */
+  /**
+   * Waits, outside a transaction, until the running transaction has committed or rolled back: reads see committed
+   * data only. Each turn waits for a transaction it has not waited for yet, so the loop cannot spin on a settled
+   * promise (it did once: microtasks only, forever, while a snapshot's file I/O could never run).
+   */
   private async readable(): Promise<void> {
     await this.ready();
     if (this.txScope.getStore()) return;
-    while (this.active) await this.active.catch(noop);
+    let waited: Promise<unknown> | null = null;
+    while (this.active && this.active !== waited) {
+      waited = this.active;
+      await waited.catch(noop);
+    }
   }
 
   /** The rows matching `filter`: index-selected candidates tested by match-rows (mingo's answers, `$in` by a set). */
@@ -256,8 +304,9 @@ class MemoryEngine implements Engine {
     return col;
   }
 
-  private *entries(): Generator<[string, readonly Row[]]> {
-    for (const [name, col] of this.collections) yield [name, col.all()];
+  /** Every collection's rows as they are now, unchanged by later writes (rows are immutable, arrays copied). */
+  private image(): [string, readonly Row[]][] {
+    return [...this.collections].map(([name, col]) => [name, col.save()]);
   }
 
   /** Once per engine, at startup: a host that forgot `engine` (or `file`) would lose everything on restart. */

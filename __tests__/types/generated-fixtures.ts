@@ -4,11 +4,12 @@ import { generateTypes, type GenerateTypesOptions } from '../../lib';
 import { readComponentSchemas, readContentTypeSchemas } from '../../lib/typegen/read-schemas';
 import { everyTypeSchemas } from '../unit/schema/every-type';
 
-const SHARED_BLOG = path.join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'blog');
+/** The repository's copy of the blog model (of ../shared/fixtures/blog: conformance/copies.test.ts compares them). */
+const BLOG_MODEL = path.join(__dirname, '..', '..', 'examples', 'blog', 'model');
 
 /**
  * The committed generated declarations (generated/*.d.ts) and what generates them: the blog model (read from
- * ../shared/fixtures/blog like the CLI does) and the every-type test model. They augment this repository's
+ * examples/blog/model like the CLI does) and the every-type test model. They augment this repository's
  * lib/ (a relative module name) so that `npm run typecheck` checks usage.ts against them.
  * `UPDATE_GENERATED_TYPES=1 npx jest __tests__/types` rewrites them after a deliberate generator change.
  */
@@ -16,8 +17,8 @@ export const GENERATED: readonly { file: string; options: () => GenerateTypesOpt
   {
     file: path.join(__dirname, 'generated', 'blog.d.ts'),
     options: () => ({
-      contentTypes: readContentTypeSchemas([path.join(SHARED_BLOG, 'content-types')]),
-      components: readComponentSchemas(path.join(SHARED_BLOG, 'components')),
+      contentTypes: readContentTypeSchemas([path.join(BLOG_MODEL, 'content-types')]),
+      components: readComponentSchemas(path.join(BLOG_MODEL, 'components')),
       moduleName: '../../../lib',
     }),
   },

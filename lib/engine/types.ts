@@ -1,3 +1,5 @@
+import type { Logger } from '../errors/logger';
+
 /** A stored row: plain JSON-compatible data. Engines add nothing visible but `_id` (stripped by format/). */
 export type Row = Record<string, unknown>;
 /** A MongoDB filter document restricted to the operators listed in `pipeline/operators.ts`. */
@@ -68,8 +70,21 @@ export interface EngineStats {
 export interface Engine {
   readonly name: string;
   readonly stats: EngineStats;
-  /** Creates collections and indexes; called once at startup. */
-  init(collections: readonly { name: string; indexes: readonly IndexSpec[] }[]): Promise<void>;
+  /**
+   * Creates collections and indexes; called at start-up (again after a failed start-up). `context.logger` is
+   * where the engine reports what the host should know (a database it cannot reach, an index rebuilt).
+   */
+  init(collections: readonly { name: string; indexes: readonly IndexSpec[] }[], context?: EngineContext): Promise<void>;
+  /**
+   * Whether the engine, once started, can serve now (MongoDB: its connection has a primary, mongoose's
+   * `readyState` 1). An engine without it is taken as healthy once started. Read by the health route.
+   */
+  healthy?(): boolean;
+  /**
+   * What runs, for the start-up line, credentials redacted: `mongo mongodb://***@db:27017/cms`,
+   * `memory (file .data/content.db)`. `name` stands in for it when absent.
+   */
+  describe?(): string;
   aggregate(collection: string, pipeline: Pipeline, options?: AggregateOptions): Promise<Row[]>;
   find(collection: string, filter: Filter, options?: FindOptions): Promise<Row[]>;
   count(collection: string, filter: Filter): Promise<number>;
@@ -92,6 +107,11 @@ export interface Engine {
    */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** What `createContentRouter` gives an engine at start-up. */
+export interface EngineContext {
+  readonly logger: Logger;
 }
 
 /** Raised by engines on a unique index violation (MongoDB's E11000). */

@@ -1,6 +1,7 @@
 /**
  * Thrown at startup by `createContentRouter` when the options or the content-type definitions are wrong (and,
- * through `router.ready`, by an engine whose deployment cannot keep its guarantees: `CR_NO_TRANSACTIONS`).
+ * through `router.ready`, by an engine whose deployment cannot keep its guarantees: `CR_NO_TRANSACTIONS`; by
+ * `mongoEngine()` when mongoose is not installed: `CR_MISSING_DEPENDENCY`).
  * Every code is listed in `docs/errors.md`.
  */
 export type ConfigurationErrorCode =
@@ -15,7 +16,8 @@ export type ConfigurationErrorCode =
   | 'CR_RESERVED_ATTRIBUTE'
   | 'CR_INVALID_LOCALES'
   | 'CR_INVALID_ROUTES'
-  | 'CR_NO_TRANSACTIONS';
+  | 'CR_NO_TRANSACTIONS'
+  | 'CR_MISSING_DEPENDENCY';
 
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';

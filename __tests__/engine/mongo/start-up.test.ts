@@ -2,6 +2,7 @@ import mongoose from 'mongoose';
 import { mongoEngine, type Engine } from '../../../lib/engine';
 import type { MongooseConnectionLike } from '../../../lib/engine/mongo/mongo-engine';
 import { awaitConnection } from '../../../lib/engine/mongo/await-connection';
+import { createLogger } from '../../../lib/errors/logger';
 import { ensureIndex } from '../../../lib/engine/mongo/ensure-index';
 import type { IndexSpec } from '../../../lib/engine/types';
 import { FakeConnection, FakeDb } from './fake-mongo';
@@ -90,7 +91,7 @@ describe('mongoEngine with an unreachable server (loopback port 1, 300 ms server
 
   it('rejects init with the driver error, and close() still resolves', async () => {
     engine = mongoEngine({ uri: 'mongodb://127.0.0.1:1/never?serverSelectionTimeoutMS=300' });
-    await expect(engine.init([])).rejects.toThrow(/mongoEngine: the MongoDB connection failed: .*(ECONNREFUSED|Server selection timed out)/);
+    await expect(engine.init([], { logger: createLogger(false) })).rejects.toThrow(/mongoEngine: the MongoDB connection failed: .*(ECONNREFUSED|Server selection timed out)/);
   });
 });
 

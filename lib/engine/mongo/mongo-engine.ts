@@ -1,90 +1,40 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ClientSession, Db, Document } from 'mongodb';
 import type { Connection } from 'mongoose';
-import { ConfigurationError } from '../../errors';
-import { unknownKeyMessage } from '../../options/did-you-mean';
-import type { AggregateOptions, Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
+import { redactCredentials } from '../../errors';
+import { createLogger, type Logger } from '../../errors/logger';
+import type { AggregateOptions, Engine, EngineContext, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
 import { unionStage } from '../union-stage';
 import { awaitConnection, DEFAULT_CONNECT_WAIT_MS } from './await-connection';
+import { DEFAULT_SERVER_SELECTION_TIMEOUT_MS, driverTimeouts, onUnreachable, watchConnection, type Emitter } from './connection-health';
 import { ensureIndex } from './ensure-index';
 import { fromBson } from './from-bson';
-import { loadMongoose, type Mongoose } from './load-mongoose';
+import { requireMongoose, type Mongoose } from './load-mongoose';
 import { mapMongoError } from './map-mongo-error';
-import { assertMaxTimeMS, timeLimitOption, withReadLimits } from './read-time-limit';
+import { checkMongoEngineOptions, type MongoEngineOptions } from './mongo-engine-options';
+import { timeLimitOption, withReadLimits } from './read-time-limit';
 import { DEFAULT_TRANSACTION_RETRY_MS, runTransaction } from './run-transaction';
-import { assertTransactionsOption, checkTransactions } from './transaction-support';
+import { checkTransactions } from './transaction-support';
 
-/**
- * The part of a mongoose `Connection` the engine relies on. Declared structurally so that the published types
- * compile in apps without mongoose installed (it is an optional peer dependency); `mongoose.connection` fits.
- */
-export interface MongooseConnectionLike {
-  readonly readyState: number;
-  readonly db?: unknown;
-  asPromise(): Promise<unknown>;
-  getClient(): unknown;
-  on(event: string, listener: () => void): unknown;
-  removeListener(event: string, listener: () => void): unknown;
-}
-
-export interface MongoEngineOptions {
-  /**
-   * A mongoose connection, open or not yet: the engine waits for it to open (`mongoose.connect()` may be called
-   * after `createContentRouter`). The host keeps owning it (`close()` leaves it open).
-   */
-  connection?: MongooseConnectionLike;
-  /** A MongoDB connection string; the engine opens the connection and closes it in `close()`. */
-  uri?: string;
-  /**
-   * `true` (default): every write runs in a MongoDB transaction, and a deployment without transactions (a
-   * standalone `mongod`) is refused at start-up (`router.ready` rejects, saying how to run a one-node replica set).
-   * `false`: UNSAFE, writes run without transactions (a failing write keeps what it wrote before failing;
-   * uniqueness still holds through the unique indexes, but two concurrent first writes of a single type can
-   * both succeed); a process warning
-   * (`CR_UNSAFE_WRITES`) is emitted at start-up.
-   */
-  transactions?: boolean;
-  /**
-   * How long (ms) a transaction that failed with a `TransientTransactionError` (a write conflict, an election) or
-   * whose commit result is unknown may still be retried, counted from its first attempt. Default 120000, the bound
-   * of the driver's `withTransaction`.
-   */
-  transactionRetryMs?: number;
-  /**
-   * How long start-up waits for the connection to open, in ms; default 30000. After it, `init` (and with it
-   * `router.ready`) rejects with a message naming the connection's state; requests answer 503 meanwhile.
-   */
-  connectWaitMS?: number;
-  /**
-   * The server's time limit of every read (aggregate, find, count), in ms; default 1000; 0: none. A read over it
-   * is stopped by the server (MaxTimeMSExpired) and answered 400 ("The query exceeded its time limit"). See
-   * read-time-limit.ts for why this default.
-   */
-  maxTimeMS?: number;
-}
+export type { MongoEngineOptions, MongooseConnectionLike } from './mongo-engine-options';
 
 const COUNTERS = 'counters';
-
-/** Every key of MongoEngineOptions: another one is a typo, refused with a did-you-mean (`{ trasactions: false }`). */
-const MONGO_ENGINE_OPTIONS = ['connection', 'uri', 'transactions', 'transactionRetryMs', 'connectWaitMS', 'maxTimeMS'] as const;
+/** mongoose's `readyState` of an open connection. */
+const CONNECTED = 1;
 
 /**
  * The MongoDB engine: native driver collections of a mongoose connection (no mongoose models), the same rows
- * and pipelines as the memory engine. Only this folder imports mongoose, and only when the engine is used.
+ * and pipelines as the memory engine. Only this folder imports mongoose, and only when the engine is created:
+ * without mongoose installed, `mongoEngine()` throws a `ConfigurationError` (`CR_MISSING_DEPENDENCY`) saying
+ * `npm install mongoose`.
  *
  * @example
  * createContentRouter({ contentTypes, engine: mongoEngine({ uri: 'mongodb://localhost:27017/blog?replicaSet=rs0' }) })
  * createContentRouter({ contentTypes, engine: mongoEngine({ connection: mongoose.connection }) })
  */
 export function mongoEngine(options: MongoEngineOptions): Engine {
-  const unknown = Object.keys(options).find((k) => !(MONGO_ENGINE_OPTIONS as readonly string[]).includes(k));
-  if (unknown !== undefined) throw new ConfigurationError('CR_INVALID_OPTIONS', unknownKeyMessage('mongoEngine(options)', unknown, MONGO_ENGINE_OPTIONS, 'option'));
-  if (!options.connection === !options.uri) throw new Error('mongoEngine: pass exactly one of `connection` or `uri`');
-  const wait = options.connectWaitMS;
-  if (wait !== undefined && !(Number.isInteger(wait) && wait > 0)) throw new Error('mongoEngine: `connectWaitMS` must be a positive integer (ms)');
-  assertTransactionsOption(options.transactions);
-  assertMaxTimeMS(options.maxTimeMS);
-  return new MongoEngine(options);
+  checkMongoEngineOptions(options);
+  return new MongoEngine(options, requireMongoose());
 }
 
 interface Ready {
@@ -102,16 +52,22 @@ class MongoEngine implements Engine {
   private connecting: Promise<Ready> | undefined;
   /** Ends a pending wait for the connection when the engine is closed. */
   private closing = new AbortController();
+  private logger: Logger = createLogger(undefined);
+  /** The open connection (for `healthy()`), and what stops watching it. */
+  private opened: { connection: Connection; unwatch: () => void } | undefined;
+  /** A failed connection attempt was reported: once per outage, not once per retry. */
+  private unreachableReported = false;
 
-  constructor(private readonly options: MongoEngineOptions) {}
+  constructor(private readonly options: MongoEngineOptions, private readonly mongoose: Mongoose) {}
 
-  async init(collections: readonly { name: string; indexes: readonly IndexSpec[] }[]): Promise<void> {
+  async init(collections: readonly { name: string; indexes: readonly IndexSpec[] }[], context?: EngineContext): Promise<void> {
+    if (context) this.logger = context.logger;
     const { db } = await this.ready();
     const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
     for (const name of [COUNTERS, ...collections.map((c) => c.name)]) {
       if (!existing.has(name)) await db.createCollection(name).catch(ignoreNamespaceExists);
     }
-    const log = (message: string): void => console.warn(message);
+    const log = (message: string): void => this.logger.warn(message);
     for (const c of collections) {
       for (const index of c.indexes) await ensureIndex(db, c.name, index, log);
     }
@@ -214,7 +170,21 @@ class MongoEngine implements Engine {
     }
   }
 
+  /** Open, with a primary: mongoose's `readyState` goes to 0 when no primary (or single server) can be reached. */
+  healthy(): boolean {
+    return this.opened?.connection.readyState === CONNECTED;
+  }
+
+  /** `mongo mongodb://***@db:27017/cms` (credentials redacted), or the host connection's host and database. */
+  describe(): string {
+    if (this.options.uri) return `mongo ${redactCredentials(this.options.uri)}`;
+    const { host, port, name } = (this.opened?.connection ?? {}) as { host?: string; port?: number; name?: string };
+    return host ? `mongo mongoose connection ${host}:${port ?? ''}/${name ?? ''}` : 'mongo mongoose connection';
+  }
+
   async close(): Promise<void> {
+    this.opened?.unwatch();
+    this.opened = undefined;
     const connecting = this.connecting;
     this.connecting = undefined;
     this.closing.abort();
@@ -257,17 +227,43 @@ class MongoEngine implements Engine {
   }
 
   private async connect(): Promise<Ready> {
-    const mongoose = await loadMongoose();
-    const connection = (this.options.connection as Connection | undefined) ?? mongoose.createConnection(this.options.uri!);
+    const { mongoose, options } = this;
+    const uri = options.uri;
+    const connection = (options.connection as Connection | undefined) ?? mongoose.createConnection(uri!, driverTimeouts(uri!, options));
+    const stopReporting = uri && !this.unreachableReported ? this.reportUnreachable(connection) : (): void => undefined;
     try {
-      await awaitConnection(connection, this.options.connectWaitMS ?? DEFAULT_CONNECT_WAIT_MS, this.closing.signal);
+      await awaitConnection(connection, options.connectWaitMS ?? DEFAULT_CONNECT_WAIT_MS, this.closing.signal);
     } catch (error) {
-      if (this.options.uri) await connection.close().catch(() => undefined);
+      if (uri) await connection.close().catch(() => undefined);
+      throw error;
+    } finally {
+      stopReporting();
+    }
+    this.unreachableReported = false;
+    const db = connection.db!;
+    try {
+      const transactional = await checkTransactions(db, options.transactions);
+      const unwatch = uri ? watchConnection(connection as unknown as Emitter, this.logger) : (): void => undefined;
+      this.opened = { connection, unwatch };
+      return { mongoose, connection, db, transactional };
+    } catch (error) {
+      if (uri) await connection.close().catch(() => undefined); // a retry opens a new one
       throw error;
     }
-    const db = connection.db!;
-    const transactional = await checkTransactions(db, this.options.transactions);
-    return { mongoose, connection, db, transactional };
+  }
+
+  /**
+   * Logs at once, at the driver's first failed heartbeat, which server cannot be reached and why: the attempt
+   * itself only fails when server selection gives up (`serverSelectionTimeoutMS`).
+   */
+  private reportUnreachable(connection: Connection): () => void {
+    const client = connection.getClient() as unknown as (Emitter & { options?: { serverSelectionTimeoutMS?: number } }) | undefined;
+    if (!client) return () => undefined;
+    const selectionMS = client.options?.serverSelectionTimeoutMS ?? DEFAULT_SERVER_SELECTION_TIMEOUT_MS;
+    return onUnreachable(client, selectionMS, (line) => {
+      this.unreachableReported = true;
+      this.logger.error(line);
+    });
   }
 }
 

@@ -4,6 +4,7 @@ import { compileFind, compileFindOne, compileFindOnePage, readPage } from '../pi
 import { deepFreeze } from '../query';
 import type { Pagination, Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
+import { checkJoinBudget } from './join-budget';
 import { loggedRead } from './log';
 import { populateMeter, readLimitError } from './populate-budget';
 
@@ -18,6 +19,15 @@ function readOptions(query: Query): AggregateOptions {
   const onRow = populateMeter(query);
   const max = query.maxJoinedRows;
   return { readOnly: true, ...(max === undefined ? {} : { maxJoinedRows: max }), ...(onRow ? { onRow } : {}) };
+}
+
+/** The join budget checked before the read runs (documents/join-budget), a read over it answered as a 400. */
+async function checkBudget(registry: Registry, engine: Engine, ct: ContentType, query: Query, one: boolean, match?: Filter): Promise<void> {
+  try {
+    await checkJoinBudget(registry, engine, ct, query, { one, ...(match ? { match } : {}) });
+  } catch (error) {
+    throw readLimitError(error);
+  }
 }
 
 /** The engine's read, a read over its limits answered as a 400 ValidationError (populate-budget's readLimitError). */
@@ -111,6 +121,7 @@ export async function findMany(registry: Registry, engine: Engine, ct: ContentTy
   // List reads may sort more than MongoDB's 100 MB in-memory limit for a blocking stage: they may spill to disk
   // (https://www.mongodb.com/docs/manual/reference/command/aggregate/, `allowDiskUse`; the default from 6.0 on).
   const options = { ...readOptions(query), allowDiskUse: true };
+  await checkBudget(registry, engine, ct, query, false, match);
   const docs = await loggedRead(ct.collectionName, pipeline, () => aggregate(engine, ct.collectionName, pipeline, options));
   const { rows, total } = readPage(docs, query.pagination.withCount);
   return pageResult({ registry, uid: ct.uid, rows, selection: query }, paginationMeta(query.pagination, total));
@@ -120,6 +131,7 @@ export async function findMany(registry: Registry, engine: Engine, ct: ContentTy
 export async function findOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<Row | null> {
   const page = compiledFor(findOnePages, registry, ct, query, () => compileFindOnePage(registry, ct, query));
   const pipeline = compileFindOne(registry, ct, query, match, page);
+  await checkBudget(registry, engine, ct, query, true, match);
   const rows = await loggedRead(ct.collectionName, pipeline, () => aggregate(engine, ct.collectionName, pipeline, readOptions(query)));
   const row = rows[0];
   return row ? formatDocument(registry, ct.uid, row, query) : null;

@@ -9,7 +9,8 @@ import { compileProjection } from './compile-projection';
 import { compileSort } from './compile-sort';
 import { countUnion, numberRows, POSITION_FIELD } from './page-result';
 
-interface Root {
+/** What a read's stages start from: the compile context, the locale scope of its rows and their `$match` scope. */
+export interface ReadRoot {
   readonly ctx: CompileContext;
   readonly source: SourceLocale;
   readonly scope: Filter;
@@ -23,7 +24,11 @@ function filtersLocale(node: FilterNode | undefined): boolean {
   return node.type === 'not' ? filtersLocale(node.child) : false;
 }
 
-function root(registry: Registry, ct: ContentType, query: Query): Root {
+/**
+ * The compile context of a read (its status, requested locale and join budget), the locale scope of its rows and
+ * their `$match` scope (a locale filter replaces the request's locale restriction).
+ */
+export function readRoot(registry: Registry, ct: ContentType, query: Query): ReadRoot {
   const requested = ct.localized ? (query.locale ?? registry.i18n.defaultLocale) : undefined;
   const locale = filtersLocale(query.filters) && ct.localized ? '*' : requested;
   return {
@@ -41,7 +46,7 @@ function both(a: Filter, b: Filter): Filter {
 }
 
 /** The match stages (scope + match + filters, relation filter lookups in between): what the total counts. */
-function matchStages(r: Root, ct: ContentType, query: Query, match: Filter): Stage[] {
+function matchStages(r: ReadRoot, ct: ContentType, query: Query, match: Filter): Stage[] {
   const first = both(r.scope, match);
   if (!query.filters) return [{ $match: first }];
   const filter = compileFilters(r.ctx, ct, query.filters, r.source);
@@ -50,12 +55,12 @@ function matchStages(r: Root, ct: ContentType, query: Query, match: Filter): Sta
 }
 
 /** The sort stages (relation sort keys, `$sort`) and what to unset once the rows are in order. */
-function sortParts(r: Root, ct: ContentType, query: Query): { stages: Stage[]; sort: Record<string, 1 | -1>; unset: Stage[] } {
+function sortParts(r: ReadRoot, ct: ContentType, query: Query): { stages: Stage[]; sort: Record<string, 1 | -1>; unset: Stage[] } {
   const sort = compileSort(r.ctx, ct, query.sort, r.source);
   return { stages: [...sort.stages, { $sort: sort.sort }], sort: sort.sort, unset: sort.temps.length > 0 ? [{ $unset: sort.temps }] : [] };
 }
 
-function pageStages(r: Root, ct: ContentType, query: Query, keep: readonly string[] = []): Stage[] {
+function pageStages(r: ReadRoot, ct: ContentType, query: Query, keep: readonly string[] = []): Stage[] {
   const stages = compilePopulate(r.ctx, ct, query.populate, r.source);
   const project = compileProjection(query.fields, query.populate, keep);
   return project ? [...stages, project] : stages;
@@ -88,7 +93,7 @@ function pageWindow(p: Pagination): { skip: number; limit: number } {
  * const { rows, total } = readPage(await engine.aggregate('articles', compileFind(registry, article, query)), true);
  */
 export function compileFind(registry: Registry, contentType: ContentType, query: Query, options: { match?: Filter } = {}): Pipeline {
-  const r = root(registry, contentType, query);
+  const r = readRoot(registry, contentType, query);
   const { skip, limit } = pageWindow(query.pagination);
   const match = matchStages(r, contentType, query, options.match ?? {});
   const sort = sortParts(r, contentType, query);
@@ -106,7 +111,7 @@ export function compileFind(registry: Registry, contentType: ContentType, query:
  * const [row] = await engine.aggregate('articles', compileFindOne(registry, article, query, { documentId }));
  */
 export function compileFindOne(registry: Registry, contentType: ContentType, query: Query, match: Filter, page?: Pipeline): Pipeline {
-  const r = root(registry, contentType, query);
+  const r = readRoot(registry, contentType, query);
   const sort = sortParts(r, contentType, query);
   return [...matchStages(r, contentType, query, match), ...sort.stages, ...sort.unset, { $limit: 1 }, ...(page ?? pageStages(r, contentType, query))];
 }
@@ -120,5 +125,23 @@ export function compileFindOne(registry: Registry, contentType: ContentType, que
  * compileFindOne(registry, article, query, { documentId }, page);
  */
 export function compileFindOnePage(registry: Registry, contentType: ContentType, query: Query): Pipeline {
-  return pageStages(root(registry, contentType, query), contentType, query);
+  return pageStages(readRoot(registry, contentType, query), contentType, query);
+}
+
+/**
+ * The stages giving the rows a read populates, before any populate: compileFind's match, sort and page
+ * (`one: false`), or compileFindOne's match, sort and `$limit: 1` (`one: true`). The join count of a read
+ * (documents/join-budget) starts from them.
+ *
+ * @example
+ * compileFindRows(registry, article, query, { one: true, match: { documentId } })
+ * // [{ $match: { _status: 'published', locale: 'en', documentId } }, { $sort: { id: 1 } }, { $limit: 1 }]
+ */
+export function compileFindRows(registry: Registry, contentType: ContentType, query: Query, options: { one: boolean; match?: Filter }): Pipeline {
+  const r = readRoot(registry, contentType, query);
+  const match = matchStages(r, contentType, query, options.match ?? {});
+  const sort = sortParts(r, contentType, query);
+  if (options.one) return [...match, ...sort.stages, ...sort.unset, { $limit: 1 }];
+  const { skip, limit } = pageWindow(query.pagination);
+  return [...match, ...sort.stages, ...(skip > 0 ? [{ $skip: skip }] : []), { $limit: limit }, ...sort.unset];
 }

@@ -83,7 +83,7 @@ function relationPipeline(ctx: CompileContext, join: RelationJoin, target: Conte
 }
 
 /** The same document's rows in the other locales, same status: equality on `documentId`, then `$ne` of the locale. */
-function localizationsJoin(ctx: CompileContext, owner: ContentType): RelationJoin {
+export function localizationsJoin(ctx: CompileContext, owner: ContentType): RelationJoin {
   const head: Stage[] = [];
   if (owner.draftAndPublish) head.push({ $match: { _status: ctx.status } });
   head.push({ $match: { $expr: { $ne: ['$locale', '$$loc'] } } });

@@ -10,7 +10,7 @@ export const PIPELINE_OPERATORS = Object.freeze({
   /** Aggregation stages. */
   stage: Object.freeze([
     '$match', '$lookup', '$sort', '$skip', '$limit', '$count', '$project', '$addFields', '$unset', '$unionWith',
-    '$setWindowFields',
+    '$setWindowFields', '$unwind',
   ] as const),
   /** Query operators inside `$match` (and `$elemMatch`). */
   query: Object.freeze([
@@ -21,7 +21,7 @@ export const PIPELINE_OPERATORS = Object.freeze({
   expression: Object.freeze([
     '$eq', '$ne', '$gt', '$in', '$and', '$ifNull', '$arrayElemAt', '$indexOfArray', '$size', '$filter', '$map',
     '$mergeObjects', '$cond', '$switch', '$type', '$min', '$max', '$literal', '$not', '$let', '$concat', '$substrCP',
-    '$strLenCP', '$indexOfBytes', '$subtract', '$range',
+    '$strLenCP', '$indexOfBytes', '$subtract', '$range', '$concatArrays',
   ] as const),
   /** Window operators (inside `$setWindowFields`). */
   window: Object.freeze(['$documentNumber'] as const),

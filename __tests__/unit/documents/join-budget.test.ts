@@ -1,0 +1,158 @@
+import { memoryEngine, ReadLimitError, type Engine, type Pipeline } from '../../../lib/engine';
+import { indexesFor } from '../../../lib/engine/indexes';
+import { countJoins, fanOutDepth, joinBound } from '../../../lib/documents/join-budget';
+import { compileFind, compileFindRows, compileJoinCountPlan, compileJoinCountStep, joinCountRows } from '../../../lib/pipeline';
+import type { PopulateMap, PopulateNode, Query } from '../../../lib/query/types';
+import { seedBlog } from '../../../bench/seed-blog';
+import { article, author, category, pop, query, registry, where } from '../pipeline/fixtures';
+
+/**
+ * The join budget before the read (documents/join-budget): how deep the fan-out goes, the upper bound from row
+ * counts, and the join count, which must count exactly what the embedded engine's row meter counts while the read
+ * joins (the same reads refused, at the same budget).
+ *
+ * Data (bench/seed-blog): 300 articles (a draft and a published row each, 2 categories or 1 each), 20 authors,
+ * 3 categories (category-1 .. 3, no parents), 10 files.
+ */
+const A = article.attributes;
+const C = category.attributes;
+const W = author.attributes;
+const seo = registry.component('shared.seo').attributes;
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = memoryEngine({ ephemeral: true });
+  await engine.init(indexesFor(registry));
+  await seedBlog(engine, { articles: 300, authors: 20, categories: 3, files: 10 });
+});
+afterAll(() => engine.close());
+
+type Budgeted = Query & { maxJoinedRows: number };
+const on = (ct: typeof article, populate: PopulateMap, max = 10_000, over: Partial<Query> = {}): Budgeted => ({ ...query(ct, { populate, ...over }), maxJoinedRows: max });
+const nest = (node: PopulateNode, populate: PopulateMap): PopulateNode => ({ ...node, populate });
+
+const catArticles = { categories: nest(pop(A, 'categories'), { articles: pop(C, 'articles') }) };
+const shapes: [string, typeof article, PopulateMap, number][] = [
+  ['author.avatar', article, { author: nest(pop(A, 'author'), { avatar: pop(W, 'avatar') }) }, 0],
+  ['seo.shareImage (a single component)', article, { seo: nest(pop(A, 'seo'), { shareImage: pop(seo, 'shareImage') }) }, 0],
+  ['categories', article, { categories: pop(A, 'categories') }, 1],
+  ['categories.parent.parent', article, { categories: nest(pop(A, 'categories'), { parent: nest(pop(C, 'parent'), { parent: pop(C, 'parent') }) }) }, 1],
+  ['a count populate joins nothing counted', category, { articles: pop(C, 'articles', { count: true }) }, 0],
+  ['categories.articles', article, catArticles, 2],
+  ['author.articles.gallery', article, { author: nest(pop(A, 'author'), { articles: nest(pop(W, 'articles'), { gallery: pop(A, 'gallery') }) }) }, 2],
+  ['localizations.categories', article, { localizations: nest(pop(A, 'localizations'), { categories: pop(A, 'categories') }) }, 2],
+];
+
+describe('fanOutDepth: the most joins that may fan out on one populate path', () => {
+  it.each(shapes)('%s', (_name, ct, populate, depth) => {
+    expect(fanOutDepth(compileJoinCountPlan(registry, ct, on(ct, populate)).nodes)).toBe(depth);
+  });
+
+  it('counts a to-one relation inside a repeatable component or a dynamic zone as fanning out', () => {
+    const blocks = pop(A, 'blocks', { on: { 'shared.media': pop(A, 'blocks', { populate: { file: pop(registry.component('shared.media').attributes, 'file') } }) } });
+    const plan = compileJoinCountPlan(registry, article, on(article, { blocks }));
+    expect(plan.nodes.map((n) => [n.path.join('.'), n.one, n.collection])).toEqual([['blocks.file', false, 'files']]);
+  });
+});
+
+describe('joinBound: an upper bound from row counts', () => {
+  it('multiplies the page by each join: 1 for a to-one join, else the rows of the target in scope', async () => {
+    // 25 articles x 3 categories, then x 300 published articles: over 10,000, so it stops there.
+    expect(await joinBound(engine, compileJoinCountPlan(registry, article, on(article, catArticles)).nodes, 25, 10_000)).toBe(25 * 3 + 25 * 3 * 300);
+    // One article: 3 categories, 900 articles under them.
+    expect(await joinBound(engine, compileJoinCountPlan(registry, article, on(article, catArticles)).nodes, 1, 10_000)).toBe(3 + 900);
+    const chain = { author: nest(pop(A, 'author'), { avatar: pop(W, 'avatar') }) };
+    expect(await joinBound(engine, compileJoinCountPlan(registry, article, on(article, chain)).nodes, 100, 10_000)).toBe(200);
+  });
+
+  it('caps each join at the budget + 1, its $limit', async () => {
+    expect(await joinBound(engine, compileJoinCountPlan(registry, article, on(article, catArticles, 50)).nodes, 1, 50)).toBe(3 + 3 * 51);
+  });
+});
+
+/** The embedded engine's verdict on the read itself, its row meter counting the joins (no pre-count). */
+async function readOver(ct: typeof article, q: Budgeted): Promise<boolean> {
+  try {
+    await engine.aggregate(ct.collectionName, compileFind(registry, ct, q), { maxJoinedRows: q.maxJoinedRows, readOnly: true });
+    return false;
+  } catch (error) {
+    if (error instanceof ReadLimitError) return true;
+    throw error;
+  }
+}
+
+async function count(ct: typeof article, q: Budgeted): Promise<number> {
+  return countJoins(engine, compileJoinCountPlan(registry, ct, q), compileFindRows(registry, ct, q, { one: false }), q.maxJoinedRows, true);
+}
+
+describe('countJoins: the rows the populate joins, counted before the read', () => {
+  const filtered = { categories: nest(pop(A, 'categories'), { articles: pop(C, 'articles', { filters: where(A, 'featured', '$eq', true) }) }) };
+  const counted: [string, typeof article, PopulateMap, Partial<Query>][] = [
+    ['categories.articles, a page of 25', article, catArticles, {}],
+    ['categories.articles, a page of 3', article, catArticles, { pagination: { kind: 'page', page: 2, pageSize: 3, withCount: true } }],
+    ['categories.articles with a populate filter', article, filtered, {}],
+    ['categories.articles.author.articles', article, { categories: nest(pop(A, 'categories'), { articles: nest(pop(C, 'articles'), { author: nest(pop(A, 'author'), { articles: pop(W, 'articles') }) }) }) }, { pagination: { kind: 'page', page: 1, pageSize: 1, withCount: true } }],
+    ['author.articles.categories and seo.shareImage', article, { seo: nest(pop(A, 'seo'), { shareImage: pop(seo, 'shareImage') }), author: nest(pop(A, 'author'), { articles: nest(pop(W, 'articles'), { categories: pop(A, 'categories') }) }) }, {}],
+    ['categories.articles of the drafts', category, { articles: nest(pop(C, 'articles'), { categories: pop(A, 'categories') }) }, { status: 'draft' }],
+  ];
+
+  it.each(counted)('%s: the total the row meter counts, refused at one less', async (_name, ct, populate, over) => {
+    const big = on(ct, populate, 1_000_000, over);
+    const total = await count(ct, big);
+    expect(total).toBeGreaterThan(0);
+    const at = on(ct, populate, total, over);
+    const below = on(ct, populate, total - 1, over);
+    expect(await count(ct, at)).toBe(total);
+    await expect(count(ct, below)).rejects.toBeInstanceOf(ReadLimitError);
+    expect(await readOver(ct, at)).toBe(false);
+    expect(await readOver(ct, below)).toBe(true);
+  });
+
+  it('names the populate path of the join that goes over', async () => {
+    const eight: PopulateMap = { categories: nest(pop(A, 'categories'), { articles: nest(pop(C, 'articles'), { categories: nest(pop(A, 'categories'), { articles: pop(C, 'articles') }) }) }) };
+    await expect(count(article, on(article, eight))).rejects.toMatchObject({ limit: 'joinedRows', max: 10_000, path: ['categories', 'articles', 'categories'] });
+    await expect(count(article, on(article, eight, 100))).rejects.toMatchObject({ max: 100, path: ['categories', 'articles'] });
+  });
+
+  it('asks the engine for at most budget + 1 - (rows counted so far) joined rows a step', async () => {
+    const seen: { cap: unknown; rows: number }[] = [];
+    const recording = new Proxy(engine, {
+      get: (target, key) => (key !== 'aggregate' ? Reflect.get(target, key) : async (c: string, p: Pipeline, o: object) => {
+        const rows = await target.aggregate(c, p, o);
+        seen.push({ cap: p.at(-2)!.$limit, rows: rows.length });
+        return rows;
+      }),
+    });
+    const q = on(article, catArticles, 100);
+    await expect(countJoins(recording, compileJoinCountPlan(registry, article, q), compileFindRows(registry, article, q, { one: false }), 100, true)).rejects.toBeInstanceOf(ReadLimitError);
+    // The page's categories (25 articles, 1 or 2 each), then their articles: 900 of them, 101 - (the first step's) asked.
+    expect(seen).toHaveLength(2);
+    const first = seen[0]!.rows;
+    expect(first).toBeGreaterThan(25);
+    expect(seen).toEqual([{ cap: 101, rows: first }, { cap: 101 - first, rows: 101 - first }]);
+  });
+});
+
+describe('compileJoinCountStep', () => {
+  it('joins the parent rows, one { p, n, c } per joined row, at most `cap` in all', async () => {
+    const plan = compileJoinCountPlan(registry, category, on(category, { articles: pop(C, 'articles'), parent: pop(C, 'parent') }));
+    const step = compileJoinCountStep([joinCountRows([1, 2])], plan.nodes, 1000);
+    expect(step).toEqual([
+      { $match: { id: { $in: [1, 2] } } },
+      { $lookup: { from: 'articles', localField: 'documentId', foreignField: 'categories', pipeline: [{ $match: { _status: 'published' } }, { $limit: 10_001 }, { $project: { _id: 0, id: 1 } }], as: '__j0' } },
+      { $lookup: { from: 'categories', localField: 'parent', foreignField: 'documentId', pipeline: [{ $limit: 10_001 }, { $project: { _id: 0, id: 1 } }], as: '__j1' } },
+      { $project: { _id: 0, p: '$id', j: { $concatArrays: [0, 1].map((n) => ({ $map: { input: `$__j${n}`, as: 'r', in: { n: { $literal: n }, c: '$$r.id' } } })) } } },
+      { $unwind: '$j' },
+      { $limit: 1000 },
+      { $project: { p: 1, n: '$j.n', c: '$j.c' } },
+    ]);
+    const pairs = await engine.aggregate('categories', step);
+    const published = await engine.count('articles', { _status: 'published', categories: { $in: ['category-000001', 'category-000002'] } });
+    expect(pairs.filter((x) => x.n === 0)).toHaveLength(
+      (await engine.count('articles', { _status: 'published', categories: 'category-000001' })) + (await engine.count('articles', { _status: 'published', categories: 'category-000002' })),
+    );
+    expect(published).toBeGreaterThan(100);
+    expect(pairs.every((x) => (x.p === 1 || x.p === 2) && typeof x.c === 'number')).toBe(true);
+    expect(await engine.aggregate('categories', compileJoinCountStep([joinCountRows([1, 2])], plan.nodes, 7))).toHaveLength(7);
+  });
+});

@@ -1,0 +1,140 @@
+import { ReadLimitError, type Engine, type Filter, type Pipeline } from '../engine/types';
+import { compileFindRows, compileJoinCountPlan, compileJoinCountStep, joinCountRows, type JoinCountNode, type JoinCountPair, type JoinCountPlan } from '../pipeline';
+import type { Query } from '../query/types';
+import type { ContentType, Registry } from '../schema';
+import { scopeCount } from './join-statistics';
+import { loggedRead } from './log';
+
+/** The rows a read starts from: a list page (`one: false`, the page size bounds them) or one row. */
+export interface ReadRows {
+  readonly one: boolean;
+  readonly match?: Filter;
+}
+
+const plans = new WeakMap<Query, { registry: Registry; ct: ContentType; plan: JoinCountPlan }>();
+
+/** The read's join count plan, kept with a frozen query (see read-documents' compiledFor). */
+function planFor(registry: Registry, ct: ContentType, query: Query & { maxJoinedRows: number }): JoinCountPlan {
+  const found = Object.isFrozen(query) ? plans.get(query) : undefined;
+  if (found && found.registry === registry && found.ct === ct) return found.plan;
+  const plan = compileJoinCountPlan(registry, ct, query);
+  if (Object.isFrozen(query)) plans.set(query, { registry, ct, plan });
+  return plan;
+}
+
+/**
+ * Refuses, BEFORE the read runs, a read whose populate joins more rows than `query.maxJoinedRows`, by throwing the
+ * ReadLimitError the read itself would (documents/populate-budget answers it with the 400): on MongoDB the server
+ * would otherwise build the product of the levels' fan-outs before the router could count a row (each to-many join
+ * is only bounded by its own `$limit`). Three tiers, so that a legitimate read stays ONE aggregate:
+ * 1. at most one to-many join on every populate path: nothing to do (the page size times one join's `$limit` bounds
+ *    the work, and the read counts every row as before);
+ * 2. otherwise an upper bound from row counts (join-statistics: each to-many join yields at most the rows of its
+ *    target collection in scope): within the budget, nothing more to do;
+ * 3. otherwise the join count ({@link countJoins}): a few small aggregates that count, level after level, the
+ *    rows the populate would join, and stop at the first one over the budget.
+ * The read's own meters stay the exact backstop (the embedded engine's row meter, populateMeter on MongoDB).
+ *
+ * @example
+ * await checkJoinBudget(registry, engine, article, query, { one: false });
+ */
+export async function checkJoinBudget(registry: Registry, engine: Engine, ct: ContentType, query: Query, rows: ReadRows): Promise<void> {
+  const max = query.maxJoinedRows;
+  if (max === undefined || Object.keys(query.populate).length === 0) return;
+  const plan = planFor(registry, ct, { ...query, maxJoinedRows: max } as Query & { maxJoinedRows: number });
+  if (fanOutDepth(plan.nodes) < 2) return;
+  const size = rows.one ? 1 : pageSize(query);
+  if ((await joinBound(engine, plan.nodes, size, max)) <= max) return;
+  const first = compileFindRows(registry, ct, query, rows);
+  await countJoins(engine, plan, first, max, !rows.one);
+}
+
+function pageSize(query: Query): number {
+  const p = query.pagination;
+  return p.kind === 'offset' ? p.limit : p.pageSize;
+}
+
+/**
+ * The most joins that may fan out on one populate path (JoinCountNode.one false), e.g. 2 for
+ * `categories.articles`, 1 for `categories.parent.parent`.
+ *
+ * @example
+ * fanOutDepth(compileJoinCountPlan(registry, article, query).nodes)
+ */
+export function fanOutDepth(nodes: readonly JoinCountNode[]): number {
+  let depth = 0;
+  for (const node of nodes) depth = Math.max(depth, (node.one ? 0 : 1) + fanOutDepth(node.children));
+  return depth;
+}
+
+/**
+ * An upper bound of the rows the populate of `rows` parent rows joins: a to-one join at most one per row, any
+ * other at most the rows of its collection in its scope (join-statistics), and at most `max + 1` (its `$limit`).
+ * Stops asking for counts once over `max`.
+ *
+ * @example
+ * await joinBound(engine, plan.nodes, 25, 10_000)
+ */
+export async function joinBound(engine: Engine, nodes: readonly JoinCountNode[], rows: number, max: number): Promise<number> {
+  let total = 0;
+  const walk = async (level: readonly JoinCountNode[], parents: number): Promise<boolean> => {
+    for (const node of level) {
+      const joined = parents * (node.one ? 1 : Math.min(max + 1, await scopeCount(engine, node.collection, node.scope)));
+      total += joined;
+      if (total > max) return false;
+      if (joined > 0 && !(await walk(node.children, joined))) return false;
+    }
+    return true;
+  };
+  await walk(nodes, rows);
+  return total;
+}
+
+interface Step {
+  readonly collection: string;
+  readonly rows: Pipeline;
+  /** How many times each parent row (by `id`) appears in the response; null for the read's own rows (once each). */
+  readonly weights: ReadonlyMap<number, number> | null;
+  readonly children: readonly JoinCountNode[];
+  readonly list: boolean;
+}
+
+/**
+ * The join count: counts the rows the populate of a read joins, each as many times as it would appear in the
+ * response (its weight: the sum of its parents' weights), level after level, and throws a ReadLimitError naming
+ * the path of the join that takes the total over `max`, else returns the total. Each step is ONE aggregate from the parent rows (the
+ * read's own rows first, then the rows of one join by `id`, each once however many times it appears) through the
+ * joins of that populate node ({@link compileJoinCountStep}), which returns at most `max - total + 1` pairs: as
+ * every pair adds at least 1, more could only go over. So a step costs the database at most that many joined rows
+ * (index probes on the join's foreign field) plus one parent row's joins, and the whole count stops at the first
+ * step that goes over. It counts what the embedded engine's row meter counts while it joins (each populate
+ * `$lookup`'s rows), so both engines refuse the same reads.
+ *
+ * @example
+ * await countJoins(engine, plan, compileFindRows(registry, article, query, { one: false }), 10_000, true)
+ */
+export async function countJoins(engine: Engine, plan: JoinCountPlan, first: Pipeline, max: number, list: boolean): Promise<number> {
+  let total = 0;
+  const steps: Step[] = [{ collection: plan.collection, rows: first, weights: null, children: plan.nodes, list }];
+  for (let step = steps.shift(); step; step = steps.shift()) {
+    const pipeline = compileJoinCountStep(step.rows, step.children, max - total + 1);
+    const { collection } = step;
+    // A list's rows may be sorted past MongoDB's 100 MB in-memory limit, as the read's own (read-documents).
+    const options = { readOnly: true, ...(step.list ? { allowDiskUse: true } : {}) };
+    const pairs = (await loggedRead(collection, pipeline, () => engine.aggregate(collection, pipeline, options))) as unknown as JoinCountPair[];
+    const next = step.children.map(() => new Map<number, number>());
+    for (const { p, n, c } of pairs) {
+      const weight = step.weights ? (step.weights.get(p) ?? 0) : 1;
+      total += weight;
+      if (total > max) throw new ReadLimitError('joinedRows', max, step.children[n]!.path);
+      next[n]!.set(c, (next[n]!.get(c) ?? 0) + weight);
+    }
+    step.children.forEach((child, n) => {
+      const weights = next[n]!;
+      if (child.children.length > 0 && weights.size > 0) {
+        steps.push({ collection: child.collection, rows: [joinCountRows([...weights.keys()])], weights, children: child.children, list: false });
+      }
+    });
+  }
+  return total;
+}

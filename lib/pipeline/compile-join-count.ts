@@ -1,0 +1,167 @@
+import type { Filter, Pipeline } from '../engine/types';
+import type { PopulateMap, PopulateNode, Query } from '../query/types';
+import type { ComponentAttribute, ContentType, DynamicZoneAttribute, MediaAttribute, Registry, RelationAttribute } from '../schema/types';
+import type { CompileContext, SourceLocale, Stage } from './compile-context';
+import { compileFilters } from './compile-filters';
+import { readRoot } from './compile-find';
+import { localizationsJoin } from './compile-populate';
+import { relationJoin, type RelationJoin } from './relation-join';
+
+/**
+ * One populated relation, media or `localizations` of a read, as its join count sees it (documents/join-budget):
+ * the join of compile-populate (same `localField`/`foreignField`, scope and populate filters), reduced to the
+ * joined rows' `id`s.
+ */
+export interface JoinCountNode {
+  /** The populate path, outermost first, components included (`['seo', 'shareImage']`), as the meters name it. */
+  readonly path: readonly string[];
+  /** The collection of the joined rows. */
+  readonly collection: string;
+  /** The joined rows' status scope (`{ _status }` when the target has draft & publish, else `{}`): what bounds them. */
+  readonly scope: Filter;
+  /**
+   * true when a row joins at most one row here, whatever the data: an owning to-one relation or a single media,
+   * not inside a repeatable component or a dynamic zone (the unique `{documentId, locale, _status}` and `{id}`
+   * indexes allow one target row per key). Every other join may fan out.
+   */
+  readonly one: boolean;
+  /**
+   * The `$lookup` (without `as`): the populate's join of one row, its head and filters, then
+   * `$limit: maxJoinedRows + 1` and `{ id }` only.
+   */
+  readonly lookup: Readonly<Record<string, unknown>>;
+  readonly children: readonly JoinCountNode[];
+}
+
+/** The join count of a read: the collection of its rows and the joins of its populate. */
+export interface JoinCountPlan {
+  readonly collection: string;
+  readonly nodes: readonly JoinCountNode[];
+}
+
+interface Walk {
+  readonly ctx: CompileContext;
+  readonly limit: number;
+}
+
+/**
+ * The joins a read's populate makes, as a tree of {@link JoinCountNode}s, in the order compilePopulate and
+ * compileEmbeddedPopulate emit their `$lookup`s: relations, media and `localizations` at every depth, inside
+ * components and dynamic zones too (one node per component type and attribute, as the populate's lookups);
+ * `count` populates join nothing counted. Needs the read's `maxJoinedRows`.
+ *
+ * @example
+ * compileJoinCountPlan(registry, article, query).nodes.map((n) => n.path.join('.')) // ['author', 'categories', 'seo.shareImage']
+ */
+export function compileJoinCountPlan(registry: Registry, ct: ContentType, query: Query & { readonly maxJoinedRows: number }): JoinCountPlan {
+  const root = readRoot(registry, ct, query);
+  const w: Walk = { ctx: root.ctx, limit: query.maxJoinedRows + 1 };
+  return { collection: ct.collectionName, nodes: populateNodes(w, ct, query.populate, root.source, []) };
+}
+
+function populateNodes(w: Walk, owner: ContentType, map: PopulateMap, source: SourceLocale, path: readonly string[]): JoinCountNode[] {
+  const out: JoinCountNode[] = [];
+  for (const [name, node] of Object.entries(map)) {
+    const attribute = node.attribute;
+    if (attribute.kind === 'component') out.push(...itemNodes(w, attribute.component, node.populate, source, [...path, name], [name], attribute.repeatable));
+    else if (attribute.kind === 'dynamiczone') out.push(...zoneNodes(w, name, attribute, node, source, path));
+    else if (!node.count) {
+      const join = attribute.kind === 'localizations' ? localizationsJoin(w.ctx, owner) : relationJoin(w.ctx, attribute, source, name);
+      const one = attribute.kind !== 'localizations' && singleJoin(attribute, false);
+      out.push(countNode(w, join, w.ctx.registry.contentType(attribute.target), node, [...path, name], one));
+    }
+  }
+  return out;
+}
+
+/** The joins inside a dynamic zone: per component type kept (`on`, else all), its populated attributes. */
+function zoneNodes(w: Walk, name: string, attribute: DynamicZoneAttribute, node: PopulateNode, source: SourceLocale, path: readonly string[]): JoinCountNode[] {
+  const out: JoinCountNode[] = [];
+  for (const uid of attribute.components) {
+    const sub = node.on ? node.on[uid] : node;
+    if (sub) out.push(...itemNodes(w, uid, sub.populate, source, [...path, name], [name], true));
+  }
+  return out;
+}
+
+/**
+ * The joins inside the items of component `uid` stored at `segs` (the dotted `localField` of compile-embedded-
+ * populate); `array`: some segment holds several items (a repeatable component, a dynamic zone).
+ */
+function itemNodes(w: Walk, uid: string, map: PopulateMap, source: SourceLocale, path: readonly string[], segs: readonly string[], array: boolean): JoinCountNode[] {
+  const attributes = w.ctx.registry.component(uid).attributes;
+  const out: JoinCountNode[] = [];
+  for (const [name, sub] of Object.entries(map)) {
+    const a = attributes[name];
+    if (a?.kind === 'component') {
+      out.push(...itemNodes(w, a.component, sub.populate, source, [...path, name], [...segs, name], array || (a as ComponentAttribute).repeatable));
+    } else if (a?.kind === 'relation' || a?.kind === 'media') {
+      const join = relationJoin(w.ctx, a, source, [...segs, name].join('.'), true);
+      out.push(countNode(w, join, w.ctx.registry.contentType(a.target), sub, [...path, name], singleJoin(a, array)));
+    }
+  }
+  return out;
+}
+
+/** Whether the join of `attribute` yields at most one row per source row (see JoinCountNode.one). */
+function singleJoin(attribute: RelationAttribute | MediaAttribute, array: boolean): boolean {
+  if (array) return false;
+  return attribute.kind === 'media' ? !attribute.multiple : attribute.owner && !attribute.toMany;
+}
+
+function countNode(w: Walk, join: RelationJoin, target: ContentType, node: PopulateNode, path: readonly string[], one: boolean): JoinCountNode {
+  const pipeline: Stage[] = [...join.head];
+  if (node.filters) {
+    const filter = compileFilters(w.ctx, target, node.filters, join.rows);
+    pipeline.push(...filter.lookups, { $match: filter.match });
+  }
+  pipeline.push({ $limit: w.limit }, { $project: { _id: 0, id: 1 } });
+  const letPart = Object.keys(join.let).length > 0 ? { let: join.let } : {};
+  return {
+    path,
+    collection: target.collectionName,
+    scope: target.draftAndPublish ? { _status: w.ctx.status } : {},
+    one,
+    lookup: { from: join.from, localField: join.localField, foreignField: join.foreignField, ...letPart, pipeline },
+    children: node.count ? [] : populateNodes(w, target, node.populate, join.rows, path),
+  };
+}
+
+/** The field of a join count step's result documents: `{ p: <parent row id>, n: <child index>, c: <joined row id> }`. */
+export interface JoinCountPair {
+  readonly p: number;
+  readonly n: number;
+  readonly c: number;
+}
+
+/**
+ * One step of a join count: from the parent rows given by `rows` (a read's rows, compileFindRows, or
+ * {@link joinCountRows}), the joins of `children` (each `$lookup` into `__j<n>`), one {@link JoinCountPair} per
+ * joined row, at most `cap` pairs in all. A stage after `$unwind` stops the stream at the `cap`-th pair:
+ * MongoDB's stages pass documents on one at a time, so no `$lookup` runs for parent rows past that point.
+ *
+ * @example
+ * compileJoinCountStep([{ $match: { id: { $in: [1, 2] } } }], plan.nodes[0].children, 9001)
+ */
+export function compileJoinCountStep(rows: Pipeline, children: readonly JoinCountNode[], cap: number): Pipeline {
+  const lookups = children.map((child, n) => ({ $lookup: { ...child.lookup, as: `__j${n}` } }));
+  const pairs = children.map((_child, n) => ({ $map: { input: `$__j${n}`, as: 'r', in: { n: { $literal: n }, c: '$$r.id' } } }));
+  return [
+    ...rows,
+    ...lookups,
+    { $project: { _id: 0, p: '$id', j: { $concatArrays: pairs } } },
+    { $unwind: '$j' },
+    { $limit: cap },
+    { $project: { p: 1, n: '$j.n', c: '$j.c' } },
+  ];
+}
+
+/**
+ * The rows of one collection a join count continues from, by their unique `id` (the `id` index).
+ *
+ * @example
+ * joinCountRows([3, 7]) // { $match: { id: { $in: [3, 7] } } }
+ */
+export function joinCountRows(ids: readonly number[]): Stage {
+  return { $match: { id: { $in: [...ids] } } };
+}

@@ -1,8 +1,14 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
 import path from 'node:path';
+import { runHashToken } from './cli/hash-token';
 import { generateTypes } from './typegen/generate-types';
 import { readComponentSchemas, readContentTypeSchemas } from './typegen/read-schemas';
+
+/** The commands other than `types`, each in its own file under cli/: `content-router <command> [args]`. */
+const COMMANDS: Readonly<Record<string, (args: readonly string[]) => number>> = {
+  'hash-token': (args) => runHashToken(args),
+};
 
 const USAGE = `usage: content-router types --schemas <dir|file>... [--components <dir>] --out <file> [--module <name>]
 
@@ -10,7 +16,10 @@ Writes TypeScript declarations of every content type and component (docs/types.m
   --schemas     schema.json files, or folders searched for .json files (e.g. src/api)
   --components  a components folder: <dir>/<category>/<name>.json (e.g. src/components)
   --out         the file written (e.g. types/content-router.d.ts)
-  --module      the module the uid maps augment (default content-router)`;
+  --module      the module the uid maps augment (default content-router)
+
+Other commands (each with --help):
+  content-router hash-token     hash an API token's access key, or generate one (docs/security.md)`;
 
 /** `--flag value...` to a map of the values of each flag. */
 function parseFlags(args: readonly string[]): Map<string, string[]> {
@@ -38,6 +47,8 @@ function parseFlags(args: readonly string[]): Map<string, string[]> {
  */
 export function runCli(argv: readonly string[]): number {
   const [command, ...rest] = argv;
+  const other = command === undefined ? undefined : COMMANDS[command];
+  if (other) return other(rest);
   if (command !== 'types') {
     process.stderr.write(`${USAGE}\n`);
     return command === undefined || command === '--help' ? 0 : 2;

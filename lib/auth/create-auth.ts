@@ -9,6 +9,7 @@ import { abilityFromActions, createAbility, isReadAction } from './create-abilit
 import type { StoredToken } from './create-token-store';
 import { createTokenStore } from './create-token-store';
 import { extractBearerToken } from './extract-bearer-token';
+import { warnShortAccessKeys } from './short-access-keys';
 import type { Ability, Authenticator } from './types';
 
 /** What `createAuth` may take besides the options: a clock for expiry (tests inject one). */
@@ -25,7 +26,8 @@ export interface AuthDependencies {
  * - no token or a malformed header: `resolve(req)` when given and it answers, else the Public role.
  *
  * `public: 'all'` grants the Public role every action (local development), and emits the `CR_AUTH_OPEN` warning
- * once per call, i.e. once per router.
+ * once per call, i.e. once per router. Plain access keys shorter than Strapi's generated ones emit
+ * `CR_SHORT_ACCESS_KEY` (short-access-keys.ts).
  *
  * @example
  * ```ts
@@ -42,6 +44,7 @@ export function createAuth(options: AuthOptions | undefined, registry: Registry,
   const abilityOptions: AbilityOptions = { drafts: options.drafts ?? DEFAULT_DRAFTS_RULE };
   const publicAbility = createPublicAbility(options.public, registry, abilityOptions);
   const store = createTokenStore(tokens, options.salt);
+  warnShortAccessKeys(tokens);
   const now = deps.now ?? Date.now;
   const resolve = options.resolve;
 

@@ -2,9 +2,10 @@
  * The start-up warnings of content-router. Each has a stable code, listed in `docs/errors.md`:
  * - `CR_AUTH_OPEN`: `auth: { public: 'all' }` lets every caller do everything;
  * - `CR_MEMORY_ONLY`: a `memoryEngine()` without `file` (nor `ephemeral: true`) loses its data on restart;
- * - `CR_UNSAFE_WRITES`: `mongoEngine({ transactions: false })` writes without transactions.
+ * - `CR_UNSAFE_WRITES`: `mongoEngine({ transactions: false })` writes without transactions;
+ * - `CR_SHORT_ACCESS_KEY`: API token access keys shorter than the ones Strapi generates.
  */
-export type WarningCode = 'CR_AUTH_OPEN' | 'CR_MEMORY_ONLY' | 'CR_UNSAFE_WRITES';
+export type WarningCode = 'CR_AUTH_OPEN' | 'CR_MEMORY_ONLY' | 'CR_UNSAFE_WRITES' | 'CR_SHORT_ACCESS_KEY';
 
 /** The `name` of every warning this library emits (`warning.name` in a `process.on('warning')` listener). */
 export const WARNING_TYPE = 'ContentRouterWarning';

@@ -1,0 +1,79 @@
+import { createAuth, hashAccessKey } from '../../../lib/auth';
+import { generateAccessKey, STRAPI_ACCESS_KEY_LENGTH } from '../../../lib/auth/short-access-keys';
+import { registry } from './fixtures';
+
+/** The CR_SHORT_ACCESS_KEY warnings emitted while `fn` runs (spied on: nothing reaches stderr). */
+function shortKeyWarnings(fn: () => void): string[] {
+  const spy = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+  try {
+    fn();
+    return spy.mock.calls
+      .filter(([, options]) => (options as { code?: string } | undefined)?.code === 'CR_SHORT_ACCESS_KEY')
+      .map(([message, options]) => {
+        expect(options).toEqual({ type: 'ContentRouterWarning', code: 'CR_SHORT_ACCESS_KEY' });
+        return String(message);
+      });
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+const LONG = 'a'.repeat(STRAPI_ACCESS_KEY_LENGTH);
+
+describe('CR_SHORT_ACCESS_KEY', () => {
+  it('is 256: Strapi generates crypto.randomBytes(128).toString("hex")', () => {
+    expect(STRAPI_ACCESS_KEY_LENGTH).toBe(256);
+    expect(generateAccessKey()).toMatch(/^[0-9a-f]{256}$/);
+    expect(generateAccessKey()).not.toBe(generateAccessKey());
+  });
+
+  it('names every short token and its length in one warning, never the key', () => {
+    const warnings = shortKeyWarnings(() =>
+      createAuth(
+        {
+          apiTokens: [
+            { name: 'ci-short', type: 'full-access', accessKey: 'changeme' },
+            { name: 'long-enough', type: 'read-only', accessKey: LONG },
+            { name: 'preview-short', type: 'custom', accessKey: 'b'.repeat(255), permissions: [] },
+          ],
+        },
+        registry,
+      ),
+    );
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('"ci-short" (8 characters), "preview-short" (255 characters)');
+    expect(warnings[0]).toContain('shorter than the 256 hex characters Strapi generates');
+    expect(warnings[0]).toContain('npx content-router hash-token --generate');
+    expect(warnings[0]).not.toContain('long-enough');
+    expect(warnings[0]).not.toContain('changeme');
+  });
+
+  it('says nothing for keys of Strapi length, tokens given as a hash, or no tokens', () => {
+    expect(
+      shortKeyWarnings(() => {
+        createAuth({ apiTokens: [{ name: 'generated', type: 'full-access', accessKey: generateAccessKey() }] }, registry);
+        createAuth({ salt: 's', apiTokens: [{ name: 'hashed', type: 'full-access', hash: hashAccessKey('short', 's') }] }, registry);
+        createAuth({ public: { actions: [] } }, registry);
+        createAuth(undefined, registry);
+      }),
+    ).toEqual([]);
+  });
+
+  it('is emitted once per process for the same tokens, again for other ones', () => {
+    const auth = { apiTokens: [{ name: 'twice-short', type: 'read-only' as const, accessKey: 'short-key-1' }] };
+    const warnings = shortKeyWarnings(() => {
+      createAuth(auth, registry);
+      createAuth(auth, registry);
+      createAuth({ apiTokens: [{ name: 'other-short', type: 'read-only', accessKey: 'short-key-2' }] }, registry);
+    });
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toContain('"other-short"');
+  });
+
+  it('is not emitted when the options are refused', () => {
+    const warnings = shortKeyWarnings(() => {
+      expect(() => createAuth({ apiTokens: [{ name: 'refused-short', type: 'custom', accessKey: 'k' }] }, registry)).toThrow('CR_INVALID_OPTIONS');
+    });
+    expect(warnings).toEqual([]);
+  });
+});

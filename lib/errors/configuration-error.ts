@@ -18,6 +18,7 @@ export type ConfigurationErrorCode =
   | 'CR_INVALID_ROUTES'
   | 'CR_INVALID_HASH_INPUT'
   | 'CR_NO_TRANSACTIONS'
+  | 'CR_DATA_FILE_LOCKED'
   | 'CR_MISSING_DEPENDENCY';
 
 export class ConfigurationError extends Error {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryEngine, type Row } from '../../../lib/engine';
 import { decodeRecords, encodeRecord } from '../../../lib/engine/memory/journal-record';
+import { abandon } from './crash';
 
 const WRITER = join(__dirname, 'durable-writer.fixture.ts');
 
@@ -64,6 +65,7 @@ describe('memoryEngine({ file }) durability', () => {
     await engine.insertMany('items', [{ id: 1 }]);
     await engine.insertMany('items', [{ id: 2 }]);
     const torn = encodeRecord({ seq: 3, ops: [{ op: 'put', c: 'items', rows: [{ _id: 'x', id: 3 }] }] });
+    await abandon(engine);
     await appendFile(`${file}.journal`, torn.subarray(0, torn.length - 5));
     const reopened = memoryEngine({ file });
     expect((await reopened.find('items', {})).map((r) => r.id)).toEqual([1, 2]);
@@ -78,6 +80,7 @@ describe('memoryEngine({ file }) durability', () => {
     const engine = memoryEngine({ file });
     await engine.insertMany('items', [{ id: 1 }]);
     await engine.insertMany('items', [{ id: 2 }]);
+    await abandon(engine);
     const journal = await readFile(`${file}.journal`);
     journal[journal.length - 3] = journal[journal.length - 3]! ^ 0xff;
     await writeFile(`${file}.journal`, journal);

@@ -1,6 +1,7 @@
 import { mkdir, open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Row } from '../types';
+import { FileLock } from './file-lock';
 import { decodeRecords, encodeRecord, type JournalOp, type JournalRecord } from './journal-record';
 import { readSnapshot, syncDirectory, writeSnapshot } from './snapshot-file';
 
@@ -30,11 +31,25 @@ export class DurableFile {
     readonly path: string,
     private journal: FileHandle,
     private readonly snapshotBytes: number,
+    private readonly lock: FileLock,
   ) {}
 
-  /** Creates the file's folder if needed, loads the snapshot, reads the journal's valid prefix, cuts off a torn tail. */
+  /**
+   * Creates the file's folder if needed, takes the file's exclusive lock (or throws `CR_DATA_FILE_LOCKED`), loads
+   * the snapshot, reads the journal's valid prefix, cuts off a torn tail.
+   */
   static async open(path: string, snapshotBytes: number): Promise<{ file: DurableFile; state: LoadedState }> {
     await mkdir(dirname(path), { recursive: true });
+    const lock = await FileLock.take(path);
+    try {
+      return await DurableFile.load(path, snapshotBytes, lock);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  private static async load(path: string, snapshotBytes: number, lock: FileLock): Promise<{ file: DurableFile; state: LoadedState }> {
     const snapshot = await readSnapshot(path);
     const journalPath = `${path}.journal`;
     // A journal rewrite that a crash interrupted: the journal itself is still whole.
@@ -50,7 +65,7 @@ export class DurableFile {
       await handle.sync();
     }
     await syncDirectory(dirname(journalPath));
-    const file = new DurableFile(path, handle, snapshotBytes);
+    const file = new DurableFile(path, handle, snapshotBytes, lock);
     const snapshotSeq = snapshot?.seq ?? 0;
     const pending = records.filter((r) => r.seq > snapshotSeq);
     file.seq = records.reduce((max, r) => Math.max(max, r.seq), snapshotSeq);
@@ -141,5 +156,6 @@ export class DurableFile {
 
   async close(): Promise<void> {
     await this.journal.close();
+    await this.lock.release();
   }
 }

@@ -45,7 +45,9 @@ function locale(registry: Registry, many: boolean): Parameter {
 
 const status: Parameter = {
   name: 'status', in: 'query', required: false,
-  description: 'The published version (default) or the draft (types with draft & publish).',
+  description:
+    'The published version (default) or the draft (types with draft & publish). Reading drafts takes the `<uid>.findDrafts` ' +
+    "action (read-only and full-access API tokens have it; 403 without it), unless the router has `auth.drafts: 'strapi'`.",
   schema: { type: 'string', enum: ['published', 'draft'] },
 };
 

@@ -25,13 +25,15 @@ const reported = new Set<string>();
  * Emits the `CR_SHORT_ACCESS_KEY` start-up warning when API tokens are given as plain access keys shorter than
  * Strapi's generated ones: a short or hand-chosen key (`changeme`, a word, a date) can be guessed, and nothing
  * slows down guessing over HTTP. Tokens given only as a `hash` cannot be measured. One warning names every short
- * token (by name and length, never the key); the same warning is emitted once per process.
+ * token (by name and length, never the key); the same warning is emitted once per process. Not under
+ * `NODE_ENV=test`, where fixtures use short keys on purpose (as Express writes no error log under `test`).
  *
  * @example
  * warnShortAccessKeys([{ name: 'ci', type: 'full-access', accessKey: 'changeme' }]);
  * // (node:1234) [CR_SHORT_ACCESS_KEY] ContentRouterWarning: auth.apiTokens: the access key of "ci" (8 characters) ...
  */
 export function warnShortAccessKeys(tokens: readonly ApiTokenOption[]): void {
+  if (process.env.NODE_ENV === 'test') return;
   const short = tokens.filter((t) => t.accessKey !== undefined && t.accessKey.length < STRAPI_ACCESS_KEY_LENGTH);
   if (short.length === 0) return;
   const list = short.map((t) => `"${t.name}" (${t.accessKey!.length} characters)`).join(', ');

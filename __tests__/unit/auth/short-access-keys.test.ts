@@ -21,6 +21,15 @@ function shortKeyWarnings(fn: () => void): string[] {
 const LONG = 'a'.repeat(STRAPI_ACCESS_KEY_LENGTH);
 
 describe('CR_SHORT_ACCESS_KEY', () => {
+  // Jest runs with NODE_ENV=test, under which the warning is not emitted (fixtures use short keys on purpose).
+  const nodeEnv = process.env.NODE_ENV;
+  beforeEach(() => {
+    process.env.NODE_ENV = 'production';
+  });
+  afterEach(() => {
+    process.env.NODE_ENV = nodeEnv;
+  });
+
   it('is 256: Strapi generates crypto.randomBytes(128).toString("hex")', () => {
     expect(STRAPI_ACCESS_KEY_LENGTH).toBe(256);
     expect(generateAccessKey()).toMatch(/^[0-9a-f]{256}$/);
@@ -68,6 +77,11 @@ describe('CR_SHORT_ACCESS_KEY', () => {
     });
     expect(warnings).toHaveLength(2);
     expect(warnings[1]).toContain('"other-short"');
+  });
+
+  it('is not emitted under NODE_ENV=test', () => {
+    process.env.NODE_ENV = 'test';
+    expect(shortKeyWarnings(() => createAuth({ apiTokens: [{ name: 'test-env-short', type: 'read-only', accessKey: 'k' }] }, registry))).toEqual([]);
   });
 
   it('is not emitted when the options are refused', () => {

@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { createContentRouter, type ContentRouter, type Engine } from '../../../lib';
+import type { Pipeline } from '../../../lib/engine';
 import { loadBlogModel } from '../../../examples/blog/model';
 import { seedBlog } from '../../../bench/seed-blog';
 import { expectStrapiError } from '../../helpers/http';
@@ -40,8 +43,44 @@ async function blogApp(engine: Engine, maxJoinedRows?: number): Promise<Blog> {
 let blog: Blog;
 let small: Blog;
 
+/** What the engine was asked, request after request: each aggregate's pipeline, and the counts. */
+const calls: { aggregates: Pipeline[]; rows: number[]; counts: number } = { aggregates: [], rows: [], counts: 0 };
+
+/** `engine`, recording its aggregates and counts in {@link calls} (the engine double of the MongoDB guarantee below). */
+function recording(engine: Engine): Engine {
+  return new Proxy(engine, {
+    get(target, key, receiver) {
+      if (key === 'aggregate') {
+        return async (c: string, p: Pipeline, o?: object) => {
+          calls.aggregates.push(p);
+          const rows = await target.aggregate(c, p, o);
+          calls.rows.push(rows.length);
+          return rows;
+        };
+      }
+      if (key === 'count') return (c: string, f: Record<string, unknown>) => (calls.counts++, target.count(c, f));
+      const value: unknown = Reflect.get(target, key, receiver);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** A join count step (documents/join-budget): it unwinds the joined rows into pairs; a read never does. */
+const isJoinCount = (pipeline: Pipeline): boolean => pipeline.some((stage) => '$unwind' in stage);
+
+/** The aggregates `send` made: the join count's steps and the reads. */
+async function asked<T>(send: () => Promise<T>): Promise<{ result: T; steps: number; pairs: number; reads: number; counts: number }> {
+  calls.aggregates = [];
+  calls.rows = [];
+  calls.counts = 0;
+  const result = await send();
+  const steps = calls.aggregates.filter(isJoinCount).length;
+  const pairs = calls.rows.filter((_n, i) => isJoinCount(calls.aggregates[i]!)).reduce((a, b) => a + b, 0);
+  return { result, steps, pairs, reads: calls.aggregates.length - steps, counts: calls.counts };
+}
+
 beforeAll(async () => {
-  const engine = testEngine();
+  const engine = recording(testEngine());
   blog = await blogApp(engine);
   small = await blogApp(engine, 50);
   await seedBlog(engine, { articles: 300, authors: 20, categories: 3, files: 10 });
@@ -124,6 +163,60 @@ describe('the populate budget (rest.maxJoinedRows)', () => {
   it('applies to the document service too, as a rejected promise', async () => {
     const articles = blog.router.documents('api::article.article');
     await expect(articles.findMany(`populate=${chain(8, 'categories', 'articles').join('.')}`)).rejects.toMatchObject({ name: 'ValidationError', details: { limit: 'maxJoinedRows' } });
+  });
+
+  it('refuses the shapes that multiply before the read runs: a join count step per level at most, never the read (the MongoDB guarantee)', async () => {
+    const m2m = chain(8, 'categories', 'articles');
+    const shapes = [
+      `/api/articles?${bracket(m2m)}`,
+      `/api/articles?populate[0]=${m2m.join('.')}&pagination[pageSize]=100`,
+      `/api/authors?${bracket(chain(8, 'articles', 'author'))}&pagination[pageSize]=100`,
+      `/api/categories?${bracket(chain(10, 'articles', 'categories'))}`,
+      `/api/articles/article-000001?${bracket(m2m)}`,
+    ];
+    for (const path of shapes) {
+      const { result: res, steps, pairs, reads } = await asked(() => get(blog.app, path));
+      const within = path.includes('/api/authors') ? chain(8, 'articles', 'author') : path.includes('/api/categories') ? chain(10, 'articles', 'categories') : m2m;
+      expectOverBudget(res, 10_000, within.join('.'));
+      expect({ path, reads }).toEqual({ path, reads: 0 });
+      // One step per populated level reached, each asking for at most what is left of the budget + 1 rows.
+      expect(steps).toBeGreaterThan(0);
+      expect(steps).toBeLessThanOrEqual((res.body.error.details.path as string).split('.').length);
+      expect(pairs).toBeLessThanOrEqual(10_001);
+    }
+    const articles = blog.router.documents('api::article.article');
+    const service = await asked(() => articles.findMany(`populate=${m2m.join('.')}`).catch((error: unknown) => error));
+    expect(service.result).toMatchObject({ name: 'ValidationError', details: { limit: 'maxJoinedRows' } });
+    expect(service.reads).toBe(0);
+  });
+
+  it('runs a read within the budget that its row counts cannot clear after the join count, with the same answer', async () => {
+    const path = '/api/articles?populate[categories][populate][articles][fields][0]=title&pagination[pageSize]=25';
+    const counted = await asked(() => get(blog.app, path));
+    expect(counted.result.status).toBe(200);
+    expect({ steps: counted.steps, reads: counted.reads }).toEqual({ steps: 2, reads: 1 }); // 25 x 3 x 300 rows at most: counted
+    const joined = (counted.result.body.data as { categories: { articles: unknown[] }[] }[]).flatMap((a) => a.categories.flatMap((c) => [c, ...c.articles])).length;
+    expect(joined).toBeGreaterThan(1000);
+    expect(joined).toBeLessThanOrEqual(10_000);
+    const unbounded = await blogApp(blog.router.engine, 1_000_000);
+    expect((await get(unbounded.app, path)).body).toEqual(counted.result.body);
+  });
+
+  it('reads legitimate deep populates in ONE aggregate: a 6-level to-one chain, and every nested populate of the corpus', async () => {
+    const toOne = `/api/articles?${bracket(['author', 'avatar'])}&populate[categories][populate][parent][populate][parent][populate][parent][populate][parent][populate][parent]=true&pagination[pageSize]=100`;
+    const first = await asked(() => get(blog.app, toOne));
+    expect(first.result.status).toBe(200);
+    expect({ steps: first.steps, reads: first.reads, counts: first.counts }).toEqual({ steps: 0, reads: 1, counts: 0 });
+    const corpus = JSON.parse(readFileSync(join(__dirname, '../../conformance/corpus/cases.json'), 'utf8')) as { cases: { method: string; path: string }[] };
+    const nested = corpus.cases.filter((c) => c.method === 'GET' && /\[populate\]/.test(c.path)).map((c) => c.path.replace(/\{\{art\.[a-z0-9]+\}\}/g, 'article-000007').replace(/\{\{cat\.[a-z]+\}\}/g, 'category-000002'));
+    expect(nested.length).toBeGreaterThanOrEqual(8);
+    for (const path of nested) {
+      await get(blog.app, path); // row counts, when a path has two joins that fan out, are then kept
+      const again = await asked(() => get(blog.app, path));
+      const read = again.result.status === 200 ? 1 : 0; // a 400 of the query parser reads nothing
+      expect(again.result.status).toBeLessThan(500);
+      expect({ path, steps: again.steps, reads: again.reads, counts: again.counts }).toEqual({ path, steps: 0, reads: read, counts: 0 });
+    }
   });
 
   it('refuses a maxJoinedRows that is not a positive integer', () => {

@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
 import path from 'node:path';
+import { runDataFileCommand } from './cli/data-file';
 import { runHashToken } from './cli/hash-token';
 import { generateTypes } from './typegen/generate-types';
 import { readComponentSchemas, readContentTypeSchemas } from './typegen/read-schemas';
 
 /** The commands other than `types`, each in its own file under cli/: `content-router <command> [args]`. */
-const COMMANDS: Readonly<Record<string, (args: readonly string[]) => number>> = {
+const COMMANDS: Readonly<Record<string, (args: readonly string[]) => number | Promise<number>>> = {
   'hash-token': (args) => runHashToken(args),
+  verify: (args) => runDataFileCommand('verify', args),
+  repair: (args) => runDataFileCommand('repair', args),
+  backup: (args) => runDataFileCommand('backup', args),
 };
 
 const USAGE = `usage: content-router types --schemas <dir|file>... [--components <dir>] --out <file> [--module <name>]
@@ -19,7 +23,10 @@ Writes TypeScript declarations of every content type and component (docs/types.m
   --module      the module the uid maps augment (default content-router)
 
 Other commands (each with --help):
-  content-router hash-token     hash an API token's access key, or generate one (docs/security.md)`;
+  content-router hash-token     hash an API token's access key, or generate one (docs/security.md)
+  content-router verify         check the embedded engine's data file (docs/production.md)
+  content-router repair         repair it (a torn journal tail) and compact it
+  content-router backup         copy it consistently, also while the app runs`;
 
 /** `--flag value...` to a map of the values of each flag. */
 function parseFlags(args: readonly string[]): Map<string, string[]> {
@@ -45,7 +52,7 @@ function parseFlags(args: readonly string[]): Map<string, string[]> {
  * @example
  * process.exitCode = runCli(process.argv.slice(2));
  */
-export function runCli(argv: readonly string[]): number {
+export function runCli(argv: readonly string[]): number | Promise<number> {
   const [command, ...rest] = argv;
   const other = command === undefined ? undefined : COMMANDS[command];
   if (other) return other(rest);
@@ -75,4 +82,8 @@ export function runCli(argv: readonly string[]): number {
   }
 }
 
-if (require.main === module) process.exitCode = runCli(process.argv.slice(2));
+if (require.main === module) {
+  void Promise.resolve(runCli(process.argv.slice(2))).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -34,9 +34,24 @@ export interface ContentTypes {}
 export interface Components {}
 /** The document type of a content type uid: its generated type, or `ContentDocument` without one. */
 export type DocumentOf<U extends string> = U extends keyof ContentTypes ? ContentTypes[U] : ContentDocument;
-export { memoryEngine, mongoEngine, MONGODB_MAX_DOCUMENT_BYTES, type Engine, type MemoryEngineOptions, type MongoEngineOptions } from './engine';
+export {
+  backupDataFile,
+  memoryEngine,
+  mongoEngine,
+  MONGODB_MAX_DOCUMENT_BYTES,
+  repairDataFile,
+  verifyDataFile,
+  type BackupResult,
+  type DataFileReport,
+  type EmbeddedEngine,
+  type Engine,
+  type MemoryEngineOptions,
+  type MongoEngineOptions,
+} from './engine';
 export { localProvider, type StorageProvider } from './media';
 export { serveUploads } from './http/serve-uploads';
+export { healthCheck } from './http/health-route';
+export type { Logger } from './errors/logger';
 export { hashAccessKey, type AuthOptions, type Ability } from './auth';
 export type {
   DocumentService,

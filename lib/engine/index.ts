@@ -1,3 +1,4 @@
 export * from './types';
-export { memoryEngine, type MemoryEngineOptions } from './memory/memory-engine';
+export { memoryEngine, type BackupResult, type EmbeddedEngine, type MemoryEngineOptions } from './memory/memory-engine';
+export { backupDataFile, repairDataFile, verifyDataFile, type DataFileReport } from './memory/data-file-tools';
 export { mongoEngine, type MongoEngineOptions } from './mongo/mongo-engine';

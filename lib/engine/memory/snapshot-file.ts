@@ -36,9 +36,13 @@ export async function writeSnapshot(path: string, seq: number, collections: Iter
   await syncDirectory(dirname(path));
 }
 
-/** Reads a snapshot written by {@link writeSnapshot}; `null` when there is none. Throws when it is damaged. */
-export async function readSnapshot(path: string): Promise<SnapshotState | null> {
-  await rm(`${path}.tmp`, { force: true });
+/**
+ * Reads a snapshot written by {@link writeSnapshot}; `null` when there is none. Throws when it is damaged.
+ * `removeTemporary: false` leaves `<path>.tmp` (a snapshot being written by a running app) alone.
+ */
+export async function readSnapshot(path: string, options: { removeTemporary?: boolean } = {}): Promise<SnapshotState | null> {
+  // A snapshot a crash cut short; left alone by readers of a file an app may be writing.
+  if (options.removeTemporary !== false) await rm(`${path}.tmp`, { force: true });
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -7,6 +7,8 @@ import { createRegistry, type ComponentSchema, type ContentTypeSchema, type I18n
 import type { DocumentOf } from './index';
 import { createHttpRouter } from './http/create-http-router';
 import { createEngineReadiness } from './http/engine-readiness';
+import { createLogger, type Logger } from './errors/logger';
+import { describeStartUp } from './start-up-summary';
 import type { OnError } from './http/report-error';
 import type { RoutesOptions } from './http/route-defaults';
 import type { UploadOptions } from './http/upload-routes';
@@ -72,6 +74,12 @@ export interface ContentRouterOptions {
    * API-token callers only unless `public: true`.
    */
   openapi?: boolean | OpenApiOption;
+  /**
+   * Where start-up and the engine report (docs/options.md): the start-up line (`info`), a database that cannot be
+   * reached, a start-up failure and its recovery (`error` / `warn`). Default `console`, its `info` skipped when
+   * `NODE_ENV` is `test`; a pino, winston or bunyan logger fits; `false` logs nothing. 500s go to `onError`.
+   */
+  logger?: Logger | false;
 }
 
 /** The returned Express router, with the document service and the engine for the host app. */
@@ -79,10 +87,11 @@ export interface ContentRouter extends Router {
   readonly registry: Registry;
   readonly engine: Engine;
   /**
-   * Settles with the engine's first start-up (connection, collections, indexes); requests wait for it up to
-   * `readyWaitMS` (then 503). When it
-   * rejects, the error has been logged (console.error), requests answer 503 at once, and start-up is retried
-   * in the background on a request at least 5 s after the last attempt (docs/errors.md).
+   * Settles with the engine's first start-up (connection, collections, indexes), after the start-up warnings
+   * have been emitted; requests wait for it up to `readyWaitMS` (then 503). When it resolves, the start-up line
+   * has been logged (`logger.info`). When it rejects, the error has been logged (`logger.error`), requests and
+   * `/_health` answer 503 at once, and start-up is retried in the background on a request at least 5 s after the
+   * last attempt (docs/errors.md).
    */
   readonly ready: Promise<void>;
   /**
@@ -123,7 +132,12 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
   };
   const service = createDocumentService({ registry, engine, rest, documentId: options.documentId, lifecycles: options.lifecycles });
   const auth = createAuth(options.auth, registry);
-  const readiness = createEngineReadiness(() => engine.init(indexesFor(registry)), { waitMS: options.readyWaitMS });
+  const logger = createLogger(options.logger);
+  const readiness = createEngineReadiness(() => engine.init(indexesFor(registry), { logger }), {
+    waitMS: options.readyWaitMS,
+    logger,
+    onStarted: () => logger.info(describeStartUp(registry, engine, options.auth)),
+  });
 
   const limits = { maxLimit: rest.maxLimit, upload: options.upload !== false };
   const openapi = (o: OpenApiDocumentOptions = {}): OpenApiDocument => createOpenApiDocument(registry, limits, o);

@@ -23,3 +23,17 @@ export const WARNING_TYPE = 'ContentRouterWarning';
 export function emitWarning(code: WarningCode, message: string): void {
   process.emitWarning(message, { type: WARNING_TYPE, code });
 }
+
+/**
+ * Resolves once every warning emitted so far has reached the `'warning'` listeners of the process (Node's own
+ * prints it on stderr). `process.emitWarning` emits on `process.nextTick`, and ticks run in the order they were
+ * queued: a tick queued after the warnings runs after them. Start-up waits for it before `router.ready` settles,
+ * so a host that exits right after `ready` (a script, a failed start-up) has seen its warnings.
+ *
+ * @example
+ * emitWarning('CR_MEMORY_ONLY', '...');
+ * await warningsEmitted(); // the warning has been printed
+ */
+export function warningsEmitted(): Promise<void> {
+  return new Promise((resolve) => process.nextTick(resolve));
+}

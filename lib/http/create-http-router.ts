@@ -10,6 +10,7 @@ import type { EngineReadiness } from './engine-readiness';
 import { contentRoutes } from './content-routes';
 import { createErrorHandler, notFound } from './error-handler';
 import { createErrorReporter, type OnError } from './report-error';
+import { healthRoute } from './health-route';
 import { uploadRoutes, type UploadOptions } from './upload-routes';
 import type { RestLimits } from '../query';
 import { localesRoute } from './locales-route';
@@ -37,12 +38,13 @@ export interface HttpRouterDeps {
 }
 
 /**
- * The Express router: readiness gate and authentication (one middleware) -> `/upload` routes -> body parsers
+ * The Express router: `/_health` -> readiness gate and authentication (one middleware) -> `/upload` routes -> body parsers
  * -> `/i18n/locales` -> the OpenAPI document (option) -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
  */
 export function createHttpRouter(deps: HttpRouterDeps): Router {
   const routeDefaults = createRouteDefaults(deps.routes, deps.registry, deps.rest);
   const router = Router();
+  healthRoute(router, deps.readiness, deps.engine); // no authentication, no waiting: a load balancer's probe
   router.use(authMiddleware(deps.auth, deps.readiness));
   if (deps.upload !== false) {
     router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, documentId: deps.documentId, ...deps.upload }));

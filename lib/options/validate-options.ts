@@ -56,6 +56,7 @@ export const routerOptionsSchema = {
     routes: { type: 'object' },
     onError: {},
     readyWaitMS: { type: 'integer', minimum: 0, maximum: 2147483647 },
+    logger: {},
     openapi: {
       anyOf: [
         { type: 'boolean' },
@@ -88,12 +89,15 @@ export function validateRouterOptions(options: unknown): void {
     const error = pickAjvError(validate.errors ?? []);
     invalid(error ? ajvErrorMessage('options', error, 'option') : 'options are invalid');
   }
-  const o = options as { engine?: { aggregate?: unknown }; rest?: { defaultLimit?: number; maxLimit?: number }; onError?: unknown; documentId?: unknown };
+  const o = options as { engine?: { aggregate?: unknown }; rest?: { defaultLimit?: number; maxLimit?: number }; onError?: unknown; documentId?: unknown; logger?: unknown };
   if (o.engine !== undefined && typeof o.engine.aggregate !== 'function') {
     invalid('options.engine must be an Engine (memoryEngine() or mongoEngine())');
   }
   if (o.onError !== undefined && typeof o.onError !== 'function') {
     invalid('options.onError must be a function (error, context) => void');
+  }
+  if (o.logger !== undefined && o.logger !== false && !isLogger(o.logger)) {
+    invalid('options.logger must be false or a logger with info, warn and error methods (console, pino, winston)');
   }
   if (o.documentId !== undefined && typeof o.documentId !== 'function') {
     invalid('options.documentId must be a function () => string');
@@ -101,4 +105,10 @@ export function validateRouterOptions(options: unknown): void {
   if (o.rest?.defaultLimit && o.rest.maxLimit && o.rest.defaultLimit > o.rest.maxLimit) {
     invalid('options.rest.defaultLimit must not exceed options.rest.maxLimit');
   }
+}
+
+function isLogger(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const l = value as Record<string, unknown>;
+  return typeof l.info === 'function' && typeof l.warn === 'function' && typeof l.error === 'function';
 }

@@ -19,13 +19,15 @@ const STARTING = 'Service Unavailable: the storage engine is still starting';
 const UNREACHABLE = 'mongodb://127.0.0.1:1/never?serverSelectionTimeoutMS=300'; // loopback, bounded
 const DAMAGED = '{"format":"content-router-memory-snapshot","version":1,"seq":1}\n{"c":"items","rows":[]}\n';
 
-async function expectUnavailable(engine: Engine, reason: RegExp): Promise<void> {
+/** MongoDB's monitor reports the refused connection at once, before the attempt gives up (the same outage: once). */
+const REFUSED_LINE = /^content-router: MongoDB 127\.0\.0\.1:1 cannot be reached \(connect ECONNREFUSED 127\.0\.0\.1:1\)/;
+
+async function expectUnavailable(engine: Engine, reason: RegExp, before: RegExp[] = []): Promise<void> {
   const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
   try {
     const started = createTestApp({ engine });
     await expect(started).rejects.toThrow(reason);
-    expect(errors).toHaveBeenCalledTimes(1);
-    expect(String(errors.mock.calls[0]![0])).toMatch(reason);
+    expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([...before.map((line) => expect.stringMatching(line)), expect.stringMatching(reason)]);
     await engine.close();
   } finally {
     errors.mockRestore();
@@ -43,7 +45,7 @@ describe('a storage engine that cannot start', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('mongoEngine on an unreachable server: ready rejects, logged once', async () => {
-    await expectUnavailable(mongoEngine({ uri: UNREACHABLE }), /the MongoDB connection failed/);
+    await expectUnavailable(mongoEngine({ uri: UNREACHABLE }), /the MongoDB connection failed/, [REFUSED_LINE]);
   });
 
   it('memoryEngine on a damaged file: ready rejects, logged once', async () => {
@@ -51,9 +53,9 @@ describe('a storage engine that cannot start', () => {
   });
 
   it.each([
-    ['mongo', () => mongoEngine({ uri: UNREACHABLE }), () => 'mongoEngine: the MongoDB connection failed: connect ECONNREFUSED 127.0.0.1:1'],
-    ['memory', () => memoryEngine({ file: damaged }), () => `memory engine: the snapshot ${damaged} is damaged`],
-  ])('%s: every request answers 503 with Retry-After, the first one and the later ones alike; the cause is logged once', async (_name, make, reason) => {
+    ['mongo', () => mongoEngine({ uri: UNREACHABLE }), () => 'mongoEngine: the MongoDB connection failed: connect ECONNREFUSED 127.0.0.1:1', [REFUSED_LINE]],
+    ['memory', () => memoryEngine({ file: damaged }), () => `memory engine: the snapshot ${damaged} is damaged`, []],
+  ])('%s: every request answers 503 with Retry-After, the first one and the later ones alike; the cause is logged once', async (_name, make, reason, before) => {
     const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const engine = make();
     try {
@@ -65,10 +67,9 @@ describe('a storage engine that cannot start', () => {
       for (const res of [first, ...later]) {
         expectStrapiError(res, 503, 'ServiceUnavailableError', UNAVAILABLE);
         expect(res.body.error.details).toEqual({ reason: 'the storage engine did not start (the cause is in the server log)' });
-        expect(String(errors.mock.calls[0]![0])).toContain(reason());
         expect(res.headers['retry-after']).toBe('5');
       }
-      expect(errors).toHaveBeenCalledTimes(1);
+      expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([...before.map((line) => expect.stringMatching(line)), expect.stringContaining(reason())]);
     } finally {
       await engine.close();
       errors.mockRestore();

@@ -1,5 +1,6 @@
 import { ServiceUnavailableError } from '../../../lib';
-import { createEngineReadiness, DID_NOT_START } from '../../../lib/http/engine-readiness';
+import { createEngineReadiness, DID_NOT_START, STILL_STARTING } from '../../../lib/http/engine-readiness';
+import { createLogger } from '../../../lib/errors/logger';
 
 /** A start function whose attempts the test settles by hand, and a clock the test moves. */
 function harness(retryAfterMS = 5000, waitMS?: number) {
@@ -7,7 +8,8 @@ function harness(retryAfterMS = 5000, waitMS?: number) {
   const logged: string[] = [];
   let time = 1_000_000;
   const start = (): Promise<void> => new Promise((resolve, reject) => attempts.push({ resolve, reject }));
-  const readiness = createEngineReadiness(start, { retryAfterMS, waitMS, log: (m) => logged.push(m), now: () => time });
+  const logger = { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
+  const readiness = createEngineReadiness(start, { retryAfterMS, waitMS, logger, now: () => time });
   const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
   return { readiness, attempts, logged, settle, advance: (ms: number) => (time += ms) };
 }
@@ -32,7 +34,9 @@ describe('createEngineReadiness', () => {
     attempts[0]!.reject(new Error('connect ECONNREFUSED 127.0.0.1:27017'));
     await expect(readiness.ready).rejects.toThrow('ECONNREFUSED');
     await expect(waiting).rejects.toBeInstanceOf(ServiceUnavailableError);
-    expect(logged).toEqual([expect.stringMatching(/^content-router: the storage engine did not start, .*every 5000 ms.*: connect ECONNREFUSED 127\.0\.0\.1:27017$/)]);
+    expect(logged).toEqual([
+      'content-router: the storage engine did not start; requests answer 503 (Retry-After: 5) and the first request 5000 ms or more after this attempt starts another: connect ECONNREFUSED 127.0.0.1:27017',
+    ]);
 
     await expect(readiness.gate()).rejects.toMatchObject({ status: 503, name: 'ServiceUnavailableError' });
     await settle();
@@ -63,7 +67,7 @@ describe('createEngineReadiness', () => {
   it('a start function that throws synchronously is a failed start, not a crash', async () => {
     const readiness = createEngineReadiness(() => {
       throw new Error('boom');
-    }, { log: () => undefined });
+    }, { logger: createLogger(false) });
     await expect(readiness.ready).rejects.toThrow('boom');
     await expect(readiness.gate()).rejects.toBeInstanceOf(ServiceUnavailableError);
     expect(readiness.retryAfterSeconds).toBe(5);
@@ -107,5 +111,60 @@ describe('createEngineReadiness', () => {
     await expect(readiness.gate()).rejects.toMatchObject({ message: 'Service Unavailable: the storage engine did not start', details: { reason: DID_NOT_START } });
     expect(logged[0]).toContain(reason);
     expect(logged[0]).not.toMatch(/hunter2|p%40ss|p@ss|abc|:x/);
+  });
+
+  it('check() answers at once: still starting, up, did not start (and starts a retry when due, like gate)', async () => {
+    const { readiness, attempts, settle, advance } = harness();
+    await settle();
+    expect(readiness.check()).toMatchObject({ status: 503, details: { reason: STILL_STARTING } });
+    attempts[0]!.reject(new Error('down'));
+    await expect(readiness.ready).rejects.toThrow('down');
+    expect(readiness.check()).toMatchObject({ status: 503, details: { reason: DID_NOT_START } });
+    await settle();
+    expect(attempts).toHaveLength(1);
+    advance(5000);
+    expect(readiness.check()).toMatchObject({ details: { reason: DID_NOT_START } }); // the retry runs; no waiting
+    await settle();
+    expect(attempts).toHaveLength(2);
+    attempts[1]!.resolve();
+    await settle();
+    expect(readiness.check()).toBeNull();
+  });
+
+  it('onStarted runs once, when an attempt first succeeds (a retry here)', async () => {
+    let time = 0;
+    const results = [Promise.reject(new Error('down')), Promise.resolve()];
+    const started: number[] = [];
+    const readiness = createEngineReadiness(() => results.shift()!, { logger: createLogger(false), now: () => time, onStarted: () => started.push(time) });
+    await expect(readiness.ready).rejects.toThrow('down');
+    time = 5000;
+    readiness.check();
+    await new Promise((r) => setImmediate(r));
+    expect(readiness.check()).toBeNull();
+    expect(started).toEqual([5000]);
+  });
+
+  it('a logger or onStarted that throws does not reject anything nor end the process', async () => {
+    const throwing = { info: () => undefined, warn: () => undefined, error: () => { throw new Error('logger down'); } };
+    const failed = createEngineReadiness(() => Promise.reject(new Error('down')), { logger: throwing });
+    await expect(failed.ready).rejects.toThrow('down');
+    const up = createEngineReadiness(() => Promise.resolve(), { onStarted: () => { throw new Error('hook'); } });
+    await expect(up.ready).resolves.toBeUndefined();
+    await new Promise((r) => setImmediate(r)); // an unhandled rejection would fail the test run here
+    expect(up.check()).toBeNull();
+  });
+
+  it.each([
+    ['succeeds', () => Promise.resolve()],
+    ['fails', () => Promise.reject(new Error('down'))],
+  ])('an attempt that %s settles after the ticks queued during it: process.emitWarning emits on one', async (_label, outcome) => {
+    const seen: string[] = [];
+    const readiness = createEngineReadiness(async () => {
+      await Promise.resolve();
+      process.nextTick(() => seen.push('warning emitted')); // what process.emitWarning does
+      return outcome();
+    }, { logger: createLogger(false) });
+    await readiness.ready.catch(() => undefined);
+    expect(seen).toEqual(['warning emitted']);
   });
 });

@@ -46,8 +46,8 @@ export function driverTimeouts(uri: string, options: DriverTimeouts): DriverTime
 
 /** The part of an event emitter (the driver's MongoClient, a mongoose Connection) the watchers use. */
 export interface Emitter {
-  on(event: string, listener: (event: never) => void): unknown;
-  removeListener(event: string, listener: (event: never) => void): unknown;
+  on(event: string, listener: (event: unknown) => void): unknown;
+  removeListener(event: string, listener: (event: unknown) => void): unknown;
 }
 
 /** The driver's `serverHeartbeatFailed` event: the server's address and why the check failed. */
@@ -65,8 +65,9 @@ interface HeartbeatFailed {
  * const stop = onUnreachable(connection.getClient(), 5000, (line) => logger.error(line));
  */
 export function onUnreachable(client: Emitter, selectionMS: number, report: (line: string) => void): () => void {
-  const listener = (event: HeartbeatFailed): void => {
+  const listener = (heartbeat: unknown): void => {
     stop();
+    const event = (heartbeat ?? {}) as HeartbeatFailed;
     const reason = event.failure instanceof Error ? event.failure.message : String(event.failure);
     report(
       `content-router: MongoDB ${String(event.connectionId ?? '')} cannot be reached (${redactCredentials(reason)}); ` +

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { createContentRouter, memoryEngine, type AuthOptions, type Engine, type Logger } from '../../lib';
 import { httpComponents, httpContentTypes } from '../fixtures/http-model';
 
@@ -33,8 +36,19 @@ describe('the start-up line', () => {
     ['everything open', { public: 'all' }, "OPEN, every caller may do everything (public: 'all', local development only)"],
   ])('%s', async (_label, auth, described) => {
     expect(await lineFor(auth)).toEqual([
-      `info content-router: ready: memory; ${TYPES} content types, ${COMPONENTS} components; locales en (default), fr; auth: ${described}`,
+      `info content-router: ready: memory (in memory only); ${TYPES} content types, ${COMPONENTS} components; locales en (default), fr; auth: ${described}`,
     ]);
+  });
+
+  it('names the data file of a durable memory engine', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'start-up-line-'));
+    const engine = memoryEngine({ file: path.join(dir, 'content.db') });
+    try {
+      expect((await lineFor(undefined, engine))[0]).toContain(`ready: memory (file ${path.join(dir, 'content.db')}); `);
+    } finally {
+      await engine.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('names the engine as it describes itself, credentials redacted by the engine', async () => {
@@ -64,7 +78,7 @@ describe('the start-up line', () => {
     try {
       const router = createContentRouter({ contentTypes: httpContentTypes, components: httpComponents, engine: memoryEngine({ ephemeral: true }), upload: false });
       await router.ready;
-      expect(info.mock.calls).toEqual([[expect.stringMatching(/^content-router: ready: memory; /)]]);
+      expect(info.mock.calls).toEqual([[expect.stringMatching(/^content-router: ready: memory \(in memory only\); /)]]);
     } finally {
       process.env.NODE_ENV = env;
       info.mockRestore();

@@ -374,4 +374,9 @@ class MemoryEngine implements EmbeddedEngine {
     for (const record of state.records) replayRecord(record, (name) => this.collection(name));
     this.file = file;
   }
+
+  /** For the start-up line: `memory (file .data/content.db)`, or `memory (in memory only)`. */
+  describe(): string {
+    return this.options.file ? `memory (file ${this.options.file})` : 'memory (in memory only)';
+  }
 }

@@ -98,6 +98,11 @@ describe('memoryEngine({ file }) durability', () => {
     await reopened.close();
   });
 
+  it('refuses to start on a snapshot of a format version it does not read', async () => {
+    await writeFile(file, '{"format":"content-router-memory-snapshot","version":2,"seq":0}\n{"end":true,"lines":0}\n');
+    await expect(memoryEngine({ file }).find('items', {})).rejects.toThrow('has format version 2; this release reads version 1 (upgrade content-router)');
+  });
+
   it('refuses to start on a damaged snapshot', async () => {
     await writeFile(file, '{"format":"content-router-memory-snapshot","version":1,"seq":1}\n{"c":"items","rows":[]}\n');
     await expect(memoryEngine({ file }).find('items', {})).rejects.toThrow('damaged');

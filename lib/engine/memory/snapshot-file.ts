@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { Row } from '../types';
 
 const FORMAT = 'content-router-memory-snapshot';
+const VERSION = 1;
 const ROWS_PER_LINE = 1000;
 
 /** What a snapshot holds: every collection's rows in natural order and the last journal record it includes. */
@@ -20,7 +21,7 @@ export async function writeSnapshot(path: string, seq: number, collections: Iter
   const handle = await open(tmp, 'w');
   try {
     let lines = 0;
-    await handle.write(`${JSON.stringify({ format: FORMAT, version: 1, seq })}\n`);
+    await handle.write(`${JSON.stringify({ format: FORMAT, version: VERSION, seq })}\n`);
     for (const [name, rows] of collections) {
       for (let i = 0; i === 0 || i < rows.length; i += ROWS_PER_LINE) {
         await handle.write(`${JSON.stringify({ c: name, rows: rows.slice(i, i + ROWS_PER_LINE) })}\n`);
@@ -51,7 +52,10 @@ export async function readSnapshot(path: string, options: { removeTemporary?: bo
     throw error;
   }
   const lines = text.split('\n').filter((l) => l.length > 0);
-  const head = JSON.parse(lines[0] ?? '{}') as { format?: string; seq?: number };
+  const head = JSON.parse(lines[0] ?? '{}') as { format?: string; version?: number; seq?: number };
+  if (head.format === FORMAT && head.version !== VERSION) {
+    throw new Error(`memory engine: the snapshot ${path} has format version ${String(head.version)}; this release reads version ${VERSION} (upgrade content-router)`);
+  }
   const tail = JSON.parse(lines[lines.length - 1] ?? '{}') as { end?: boolean; lines?: number };
   if (head.format !== FORMAT || typeof head.seq !== 'number' || !tail.end || tail.lines !== lines.length - 2) {
     throw new Error(`memory engine: the snapshot ${path} is damaged`);

@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// `npm run soak`: what CI runs after the tests, to catch what only long runs show (a snapshot that hangs the
+// server, a 5xx that a rare input gives, a write lost to a kill -9). Needs ../shared (its tools and corpus):
+//  1. the example app (embedded engine, STRAPI_COMPAT=1, SEED=false, SNAPSHOT_BYTES small so that snapshots happen
+//     during the run) on a fresh data folder and a free port; the conformance corpus replayed into it;
+//  2. ../shared/tools/fuzz.mjs: SOAK_FUZZ_N (20,000) hostile requests, seed SOAK_SEED (1), --strict: any 5xx,
+//     crash, leak or slow answer fails; then the app must still answer, must have written snapshots, must stop
+//     cleanly on SIGTERM (exit 0, empty journal) and `content-router verify` must find its file whole;
+//  3. ../shared/tools/crash-campaign.mjs: SOAK_CRASH_ROUNDS (8) kill -9 rounds with snapshots every 64 KiB: any
+//     lost write, failed restart or stalled round fails.
+// Exits non-zero on the first failure, with the server's log.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const shared = path.resolve(repo, '..', 'shared');
+const fuzzN = Number(process.env.SOAK_FUZZ_N ?? 20000);
+const seed = Number(process.env.SOAK_SEED ?? 1);
+const rounds = Number(process.env.SOAK_CRASH_ROUNDS ?? 8);
+const snapshotBytes = Number(process.env.SOAK_SNAPSHOT_BYTES ?? 256 * 1024);
+const permissions = JSON.parse(fs.readFileSync(path.join(repo, 'examples/blog/model/permissions.json'), 'utf8'));
+const token = (type) => permissions.apiTokens.find((t) => t.type === type).accessKey;
+const tsNode = path.join(repo, 'node_modules/ts-node/dist/bin.js');
+
+function fail(message, log = '') {
+  console.error(`soak: FAILED: ${message}`);
+  if (log) console.error(`--- server log (last 4000 characters) ---\n${log.slice(-4000)}`);
+  process.exit(1);
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs a node script, inheriting output; resolves its exit code. */
+function run(args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, ...env }, stdio: 'inherit' });
+    child.on('exit', (code, signal) => resolve(signal ? 128 : code));
+  });
+}
+
+if (!fs.existsSync(path.join(shared, 'tools', 'fuzz.mjs'))) fail(`${shared}/tools is missing: the soak runs the shared fuzzer and kill -9 campaign`);
+const started = Date.now();
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cr-soak-'));
+const dataFile = path.join(dir, 'data', 'content.db');
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const logFile = path.join(dir, 'server.log');
+const log = fs.openSync(logFile, 'a');
+const server = spawn(process.execPath, [tsNode, '--transpile-only', 'examples/blog/server.ts'], {
+  cwd: repo,
+  env: { ...process.env, PORT: String(port), SEED: 'false', STRAPI_COMPAT: '1', DATA_FILE: dataFile, UPLOADS_DIR: path.join(dir, 'uploads'), SNAPSHOT_BYTES: String(snapshotBytes) },
+  stdio: ['ignore', log, log],
+});
+const serverLog = () => fs.readFileSync(logFile, 'utf8');
+const exited = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
+process.on('exit', () => server.exitCode === null && server.kill('SIGKILL'));
+
+for (let i = 0; ; i++) {
+  if (server.exitCode !== null) fail('the example app exited at start', serverLog());
+  if (await fetch(`${base}/api/articles`).then((r) => r.ok, () => false)) break;
+  if (i > 240) fail('the example app did not answer within 60 s', serverLog());
+  await new Promise((r) => setTimeout(r, 250));
+}
+console.log(`soak: example app on ${base}, data in ${dir}, snapshots every ${snapshotBytes} bytes of journal`);
+
+const replayed = await run([path.join(shared, 'conformance/replay.mjs'), '--base', base, '--full-token', token('full-access'), '--readonly-token', token('read-only'), '--cases', path.join(repo, '__tests__/conformance/corpus/cases.json'), '--out', path.join(dir, 'replay')]);
+if (replayed !== 0) fail(`the corpus replay exited ${replayed}`, serverLog());
+
+const fuzzed = await run(
+  [path.join(shared, 'tools/fuzz.mjs'), '--base', base, '--full-token', token('full-access'), '--readonly-token', token('read-only'), '--n', String(fuzzN), '--seed', String(seed), '--out', path.join(dir, 'fuzz.json'), '--server-log', logFile, '--strict'],
+  { TOOLS_DIR: repo },
+);
+if (fuzzed !== 0) fail(`fuzz.mjs exited ${fuzzed} (report: ${path.join(dir, 'fuzz.json')})`, serverLog());
+if (server.exitCode !== null) fail('the example app died during the fuzz run', serverLog());
+if (!(await fetch(`${base}/api/articles`).then((r) => r.ok, () => false))) fail('the example app no longer answers after the fuzz run', serverLog());
+const snapshot = fs.existsSync(dataFile) ? fs.statSync(dataFile).size : 0;
+if (snapshot === 0) fail('no snapshot was written during the run', serverLog());
+
+server.kill('SIGTERM');
+const stop = await Promise.race([exited, new Promise((r) => setTimeout(() => r(null), 30000))]);
+if (!stop) fail('the example app did not stop within 30 s of SIGTERM', serverLog());
+if (stop.code !== 0) fail(`the example app exited ${stop.code ?? stop.signal} on SIGTERM`, serverLog());
+if (fs.statSync(`${dataFile}.journal`).size !== 0) fail('the journal is not empty after a clean stop', serverLog());
+const verified = await run([tsNode, '--transpile-only', 'lib/cli.ts', 'verify', dataFile]);
+if (verified !== 0) fail('content-router verify found a problem in the data file', serverLog());
+console.log(`soak: fuzz and shutdown passed (snapshot ${snapshot} bytes) in ${Math.round((Date.now() - started) / 1000)} s`);
+
+const crashed = await run([path.join(shared, 'tools/crash-campaign.mjs'), repo, '--rounds', String(rounds), '--seed', String(seed), '--port', String(await freePort())]);
+if (crashed !== 0) fail(`crash-campaign.mjs exited ${crashed}`);
+fs.rmSync(dir, { recursive: true, force: true });
+console.log(`soak: passed in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -1,6 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
+  // Jest's node environment, plus the after-file clean-ups of __tests__/helpers/after-test-file.ts (test engines).
+  testEnvironment: '<rootDir>/__tests__/helpers/test-environment.ts',
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },

@@ -1,7 +1,8 @@
 import { DuplicateKeyError, memoryEngine } from '../../lib/engine';
 import { runEngineContract } from './contract';
+import { CONTRACT_ENGINES } from './contract-engines';
 
-runEngineContract('memory', () => memoryEngine({ ephemeral: true }));
+runEngineContract('memory', CONTRACT_ENGINES.memory);
 
 describe('memory engine specifics', () => {
   const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

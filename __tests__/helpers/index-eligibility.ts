@@ -70,7 +70,7 @@ function leadsAnIndex(specs: readonly IndexSpec[] | undefined, field: string): b
  */
 export function indexCheckedEngine(engine: Engine): Engine {
   const declared = new Map<string, readonly IndexSpec[]>();
-  return new Proxy(engine, {
+  const checked = new Proxy(engine, {
     get(target, key, receiver) {
       if (key === 'init') {
         return (collections: Parameters<Engine['init']>[0]) => {
@@ -89,4 +89,19 @@ export function indexCheckedEngine(engine: Engine): Engine {
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
+  INDEX_CHECKED.add(checked);
+  return checked;
+}
+
+const INDEX_CHECKED = new WeakSet<Engine>();
+
+/**
+ * Whether `engine` comes from {@link indexCheckedEngine}: the engine contract must run on bare engines (its own
+ * pipelines test operator semantics, and are deliberately not index-eligible).
+ *
+ * @example
+ * isIndexChecked(testEngine()) // true
+ */
+export function isIndexChecked(engine: Engine): boolean {
+  return INDEX_CHECKED.has(engine);
 }

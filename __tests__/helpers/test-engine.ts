@@ -1,47 +1,114 @@
 import { randomBytes } from 'node:crypto';
 import { memoryEngine, mongoEngine, MONGODB_MAX_DOCUMENT_BYTES, type Engine } from '../../lib';
+import { COUNTERS } from '../../lib/engine/memory/memory-engine';
+import { afterTestFile } from './after-test-file';
 import { indexCheckedEngine } from './index-eligibility';
 
-/** The MongoDB engines (and their databases) this test file opened; closed and dropped after the file. */
-const opened: { engine: Engine; database: string }[] = [];
+/** An engine `bareTestEngine()` opened in this test file: closing it drops its data, or its MongoDB `database` is dropped after. */
+interface Opened {
+  engine: Engine;
+  close(): Promise<void>;
+  database?: string;
+}
+
+/** What this test file opened; disposed of after the file (see {@link afterTestFile}). */
+const opened: Opened[] = [];
+let registered = false;
+let loadedMongoose: typeof import('mongoose') | undefined;
 
 /**
- * The engine HTTP tests run on: the memory engine (in memory only on purpose: `ephemeral: true`, so no
- * `CR_MEMORY_ONLY` warning; MongoDB's 16 MiB document limit enforced), or MongoDB when `MONGODB_URI` is set. Each call gets its own
- * throwaway database (suites that expect an empty store can run side by side, and a second run starts empty);
- * after the test file, every such engine is closed and its database dropped, even when the suite closes
- * nothing itself (a second `close()` is harmless). Either engine comes wrapped in {@link indexCheckedEngine}: an
- * aggregate whose foreign matches MongoDB could not answer from a declared index fails the test that read it.
+ * The engine HTTP tests run on: {@link bareTestEngine} wrapped in {@link indexCheckedEngine}, so that an aggregate
+ * whose foreign matches MongoDB could not answer from a declared index fails the test that read it (the pipelines
+ * the compiler emits must all be index-eligible). The engine contract runs on the bare engine instead: its own
+ * pipelines test operator semantics and are deliberately not index-eligible.
+ *
+ * @example
+ * const { app } = await createTestApp({ engine: testEngine() });
  */
 export function testEngine(): Engine {
+  return indexCheckedEngine(bareTestEngine());
+}
+
+/**
+ * A fresh engine of its own: the memory engine (in memory only on purpose: `ephemeral: true`, so no
+ * `CR_MEMORY_ONLY` warning; MongoDB's 16 MiB document limit enforced), or MongoDB when `MONGODB_URI` is set, in a
+ * throwaway database (suites that expect an empty store can run side by side, and a second run starts empty).
+ * After the test file, once its own `afterAll` hooks have run (they may still read), every such engine is closed
+ * and its data dropped (the database on MongoDB, every collection on the memory engine), even when the suite
+ * closed nothing itself or an assertion failed (a second `close()` is harmless).
+ *
+ * @example
+ * runEngineContract('mongo', () => bareTestEngine());
+ */
+export function bareTestEngine(): Engine {
+  if (!registered) {
+    afterTestFile(closeTestEngines);
+    registered = true;
+  }
   const uri = process.env.MONGODB_URI;
+  const entry = uri ? openMongo(uri) : openMemory();
+  opened.push(entry);
+  return entry.engine;
+}
+
+function openMemory(): Opened {
   // The memory engine refuses result documents over MongoDB's 16 MiB limit, as MongoDB would.
-  if (!uri) return indexCheckedEngine(memoryEngine({ ephemeral: true, maxDocumentBytes: MONGODB_MAX_DOCUMENT_BYTES }));
+  const engine = memoryEngine({ ephemeral: true, maxDocumentBytes: MONGODB_MAX_DOCUMENT_BYTES });
+  const names = new Set<string>([COUNTERS]);
+  const tracked = new Proxy(engine, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (key === 'init') for (const { name } of args[0] as { name: string }[]) names.add(name);
+        else if (typeof args[0] === 'string') names.add(args[0]);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  const close = async (): Promise<void> => {
+    for (const name of names) await engine.deleteMany(name, {});
+    await engine.close();
+  };
+  return { engine: tracked, close };
+}
+
+function openMongo(uri: string): Opened {
   const database = `content_router_test_${randomBytes(6).toString('hex')}`;
   // MONGODB_TRANSACTIONS=0: a standalone server, run with the engine's unsafe `transactions: false`.
   const transactions = process.env.MONGODB_TRANSACTIONS !== '0';
   const engine = mongoEngine({ uri: withDatabase(uri, database), transactions });
-  opened.push({ engine, database });
-  return indexCheckedEngine(engine);
+  // Loaded now, while the file runs: the clean-up may run in the environment's teardown (a test file whose import
+  // threw), when Jest no longer loads modules.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  loadedMongoose ??= require('mongoose') as typeof import('mongoose');
+  return { engine, close: () => engine.close(), database };
 }
 
-/** Closes every engine `testEngine()` opened in this file and drops their databases. */
-async function closeOpened(): Promise<void> {
-  const engines = opened.splice(0);
-  await Promise.all(engines.map(({ engine }) => engine.close()));
+/**
+ * Closes every engine this test file opened and drops its data (MongoDB: every database, through one connection):
+ * registered with {@link afterTestFile} on the first `bareTestEngine()` of the file, so it runs after the file's
+ * own `afterAll` hooks.
+ */
+export async function closeTestEngines(): Promise<void> {
+  const entries = opened.splice(0);
+  const closed = await Promise.allSettled(entries.map((entry) => entry.close()));
+  const databases = entries.flatMap((entry) => (entry.database ? [entry.database] : []));
   const uri = process.env.MONGODB_URI;
-  if (!uri || engines.length === 0) return;
-  const { createConnection } = await import('mongoose');
+  if (uri && databases.length > 0) await dropDatabases(uri, databases);
+  const errors = closed.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+  if (errors.length > 0) throw errors.length === 1 ? errors[0] : new AggregateError(errors, 'closing the test engines failed');
+}
+
+async function dropDatabases(uri: string, databases: readonly string[]): Promise<void> {
+  const { createConnection } = loadedMongoose!;
   const connection = await createConnection(uri).asPromise();
   try {
-    for (const { database } of engines) await connection.useDb(database, { useCache: false }).dropDatabase();
+    for (const database of databases) await connection.useDb(database, { useCache: false }).dropDatabase();
   } finally {
     await connection.close();
   }
 }
-
-// Registered when a test file imports this helper (jest's globals exist only under jest, not in scripts).
-if (typeof afterAll === 'function') afterAll(closeOpened);
 
 /** Replaces the database path of a MongoDB connection string, keeping its options. */
 export function withDatabase(uri: string, database: string): string {

@@ -29,10 +29,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  // Data is neither lost nor corrupted, and nothing leaked into Object.prototype.
-  for (const [url, body] of Object.entries(baseline)) expect((await request(t.app).get(url)).body).toEqual(body);
-  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  server.close();
+  try {
+    // Data is neither lost nor corrupted, and nothing leaked into Object.prototype.
+    for (const [url, body] of Object.entries(baseline)) expect((await request(t.app).get(url)).body).toEqual(body);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  } finally {
+    // Closed even when an assertion above fails (the test engine is closed after the file by its helper).
+    server?.close();
+  }
 });
 
 function expectSafe(res: request.Response): void {

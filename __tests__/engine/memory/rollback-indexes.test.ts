@@ -7,7 +7,7 @@ import { memoryEngine, type Engine } from '../../../lib/engine';
 describe('memory engine: indexes after a rollback', () => {
   let engine: Engine;
   beforeEach(async () => {
-    engine = memoryEngine();
+    engine = memoryEngine({ ephemeral: true });
     await engine.init([{ name: 'a', indexes: [{ name: 'doc', keys: { documentId: 1 }, unique: true }, { name: 'tag', keys: { tag: 1 } }] }]);
     await engine.insertMany('a', [1, 2, 3].map((id) => ({ id, documentId: `d${id}`, tag: id === 3 ? 'y' : 'x' })));
   });

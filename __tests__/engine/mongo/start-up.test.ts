@@ -4,6 +4,7 @@ import type { MongooseConnectionLike } from '../../../lib/engine/mongo/mongo-eng
 import { awaitConnection } from '../../../lib/engine/mongo/await-connection';
 import { createLogger } from '../../../lib/errors/logger';
 import { ensureIndex } from '../../../lib/engine/mongo/ensure-index';
+import { UNSAFE_WRITES_WARNING } from '../../../lib/engine/mongo/transaction-support';
 import type { IndexSpec } from '../../../lib/engine/types';
 import { FakeConnection, FakeDb } from './fake-mongo';
 
@@ -52,6 +53,20 @@ describe('awaitConnection', () => {
   });
 });
 
+/**
+ * Runs `fn` with the process warnings captured (nothing reaches stderr) and asserts the one start-up gives with
+ * `transactions: false`, which these tests use so that the fakes need no transaction support.
+ */
+async function expectUnsafeWritesWarning(fn: () => Promise<void>): Promise<void> {
+  const spy = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+  try {
+    await fn();
+    expect(spy.mock.calls).toEqual([[expect.stringContaining('WITHOUT transactions'), { type: 'ContentRouterWarning', code: UNSAFE_WRITES_WARNING }]]);
+  } finally {
+    spy.mockRestore();
+  }
+}
+
 describe('mongoEngine({ connection }) created before mongoose.connect()', () => {
   const specs = [{ name: 'articles', indexes: [{ name: 'id', keys: { id: 1 }, unique: true } satisfies IndexSpec] }];
 
@@ -59,20 +74,28 @@ describe('mongoEngine({ connection }) created before mongoose.connect()', () => 
     const db = new FakeDb();
     const connection = new FakeConnection(db);
     const engine = mongoEngine({ connection, transactions: false });
-    const init = engine.init(specs);
-    setImmediate(() => void connection.open());
-    await init;
-    expect(db.indexes.get('articles')!.map((i) => i.name)).toEqual(['_id_', 'id']);
-    await engine.close();
+    try {
+      await expectUnsafeWritesWarning(async () => {
+        const init = engine.init(specs);
+        setImmediate(() => void connection.open());
+        await init;
+      });
+      expect(db.indexes.get('articles')!.map((i) => i.name)).toEqual(['_id_', 'id']);
+    } finally {
+      await engine.close();
+    }
   });
 
   it('rejects init when the host never connects within connectWaitMS, and tries again on the next init', async () => {
     const connection = new FakeConnection();
     const engine = mongoEngine({ connection, transactions: false, connectWaitMS: 5 });
-    await expect(engine.init(specs)).rejects.toThrow(/did not open within 5 ms/);
-    await connection.open();
-    await expect(engine.init(specs)).resolves.toBeUndefined();
-    await engine.close();
+    try {
+      await expect(engine.init(specs)).rejects.toThrow(/did not open within 5 ms/);
+      await connection.open();
+      await expectUnsafeWritesWarning(() => expect(engine.init(specs)).resolves.toBeUndefined());
+    } finally {
+      await engine.close();
+    }
   });
 
   it('mongoose.connection fits the structural type (checked by tsc), before connect: readyState 0', () => {
@@ -145,15 +168,17 @@ describe('ensureIndex: index definitions that changed between versions', () => {
     const connection = new FakeConnection(db);
     await connection.open();
     const warnSpy = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const engine = mongoEngine({ connection, transactions: false });
     try {
-      const engine = mongoEngine({ connection, transactions: false });
-      await engine.init([{ name: 'articles', indexes: [{ name: 'doc', keys: { documentId: 1 }, unique: true }] }]);
-      await engine.init([{ name: 'articles', indexes: [{ name: 'doc', keys: { documentId: 1, locale: 1 }, unique: true }] }]);
+      await expectUnsafeWritesWarning(async () => {
+        await engine.init([{ name: 'articles', indexes: [{ name: 'doc', keys: { documentId: 1 }, unique: true }] }]);
+        await engine.init([{ name: 'articles', indexes: [{ name: 'doc', keys: { documentId: 1, locale: 1 }, unique: true }] }]);
+      });
       expect(db.indexes.get('articles')!.find((i) => i.name === 'doc')!.key).toEqual({ documentId: 1, locale: 1 });
       expect(warnSpy).toHaveBeenCalledTimes(1);
-      await engine.close();
     } finally {
       warnSpy.mockRestore();
+      await engine.close();
     }
   });
 });

@@ -39,11 +39,13 @@ describe('mongoEngine start-up: deployments without transactions', () => {
     }
   });
 
-  it('router.ready rejects with CR_NO_TRANSACTIONS on a standalone server', async () => {
+  it('router.ready rejects with CR_NO_TRANSACTIONS on a standalone server, and the failed start-up is logged once', async () => {
     const { connection } = fakeConnection({ hello: standalone });
-    const router = createContentRouter({ contentTypes: httpContentTypes, components: httpComponents, engine: mongoEngine({ connection }), upload: false });
+    const logged = { info: jest.fn(), warn: jest.fn(), error: jest.fn() };
+    const router = createContentRouter({ contentTypes: httpContentTypes, components: httpComponents, engine: mongoEngine({ connection }), upload: false, logger: logged });
     await expect(router.ready).rejects.toMatchObject({ name: 'ConfigurationError', code: 'CR_NO_TRANSACTIONS' });
     await expect(router.ready).rejects.toThrow('rs.initiate()');
+    expect(logged.error.mock.calls).toEqual([[expect.stringMatching(/did not start.*CR_NO_TRANSACTIONS/)]]);
   });
 
   it('refuses a standalone server with transactions: true too', async () => {

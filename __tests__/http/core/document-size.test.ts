@@ -11,7 +11,7 @@ const LIMIT = 64 * 1024;
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await createTestApp({ engine: memoryEngine({ maxDocumentBytes: LIMIT }) });
+  t = await createTestApp({ engine: memoryEngine({ ephemeral: true, maxDocumentBytes: LIMIT }) });
 });
 afterAll(() => t.engine.close());
 

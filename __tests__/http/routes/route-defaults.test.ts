@@ -1,6 +1,6 @@
 import express from 'express';
 import request from 'supertest';
-import { ConfigurationError, createContentRouter, type ContentRouterOptions, type RoutesOptions } from '../../../lib';
+import { ConfigurationError, createContentRouter, memoryEngine, type ContentRouterOptions, type RoutesOptions } from '../../../lib';
 import { loadBlogModel } from '../../../examples/blog/model';
 import { blogAuthOptions, createBlogAuthApp, FULL_KEY, type BlogAuthApp } from '../auth/blog-auth-app';
 import { expectStrapiError } from '../../helpers/http';
@@ -115,8 +115,10 @@ describe('a host middleware that rewrites req.url in front of the router', () =>
 
 describe('routes: checked at start-up', () => {
   const model = loadBlogModel();
+  // An engine of its own, in memory on purpose (the default one would warn CR_MEMORY_ONLY: createContentRouter
+  // starts the engine before it checks `routes`).
   const create = (r: unknown) => () =>
-    createContentRouter({ contentTypes: model.contentTypes, components: model.components, upload: false, routes: r } as ContentRouterOptions);
+    createContentRouter({ contentTypes: model.contentTypes, components: model.components, engine: memoryEngine({ ephemeral: true }), upload: false, routes: r } as ContentRouterOptions);
   it.each([
     ['an unknown content type, naming the known ones', { 'api::nope.nope': { find: {} } }, /CR_INVALID_ROUTES: routes: unknown content type "api::nope.nope"; the content types are .*api::article\.article/],
     ['an action a single type does not have', { 'api::global.global': { findOne: {} } }, /unknown action "findOne"; a singleType has find, update, delete/],

@@ -123,7 +123,8 @@ export async function countJoins(engine: Engine, plan: JoinCountPlan, first: Pip
     const options = { readOnly: true, ...(step.list ? { allowDiskUse: true } : {}) };
     const pairs = (await loggedRead(collection, pipeline, () => engine.aggregate(collection, pipeline, options))) as unknown as JoinCountPair[];
     const next = step.children.map(() => new Map<number, number>());
-    for (const { p, n, c } of pairs) {
+    for (const { p, n, j } of pairs) {
+      const c = j.id;
       const weight = step.weights ? (step.weights.get(p) ?? 0) : 1;
       total += weight;
       if (total > max) throw new ReadLimitError('joinedRows', max, step.children[n]!.path);

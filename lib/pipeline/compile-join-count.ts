@@ -27,7 +27,7 @@ export interface JoinCountNode {
   readonly one: boolean;
   /**
    * The `$lookup` (without `as`): the populate's join of one row, its head and filters, then
-   * `$limit: maxJoinedRows + 1` and `{ id }` only.
+   * `$limit: maxJoinedRows + 1` and `{ _id, id }` only.
    */
   readonly lookup: Readonly<Record<string, unknown>>;
   readonly children: readonly JoinCountNode[];
@@ -115,7 +115,7 @@ function countNode(w: Walk, join: RelationJoin, target: ContentType, node: Popul
     const filter = compileFilters(w.ctx, target, node.filters, join.rows);
     pipeline.push(...filter.lookups, { $match: filter.match });
   }
-  pipeline.push({ $limit: w.limit }, { $project: { _id: 0, id: 1 } });
+  pipeline.push({ $limit: w.limit }, { $project: { id: 1 } });
   const letPart = Object.keys(join.let).length > 0 ? { let: join.let } : {};
   return {
     path,
@@ -127,32 +127,32 @@ function countNode(w: Walk, join: RelationJoin, target: ContentType, node: Popul
   };
 }
 
-/** The field of a join count step's result documents: `{ p: <parent row id>, n: <child index>, c: <joined row id> }`. */
+/** A join count step's result document: a parent row (`id`), the index of a child join, a row it joined. */
 export interface JoinCountPair {
   readonly p: number;
   readonly n: number;
-  readonly c: number;
+  readonly j: { readonly id: number };
 }
 
 /**
  * One step of a join count: from the parent rows given by `rows` (a read's rows, compileFindRows, or
  * {@link joinCountRows}), the joins of `children` (each `$lookup` into `__j<n>`), one {@link JoinCountPair} per
- * joined row, at most `cap` pairs in all. A stage after `$unwind` stops the stream at the `cap`-th pair:
- * MongoDB's stages pass documents on one at a time, so no `$lookup` runs for parent rows past that point.
+ * joined row, at most `cap` in all: the lists of joined rows in one array per parent (`j`), unwound with their
+ * index (`n`), then unwound into pairs. MongoDB's stages pass documents on one at a time, and none of these can be
+ * moved before a `$lookup` (https://www.mongodb.com/docs/manual/core/aggregation-pipeline-optimization/): once the
+ * `$limit` has its `cap` pairs, no `$lookup` runs for the parent rows left.
  *
  * @example
  * compileJoinCountStep([{ $match: { id: { $in: [1, 2] } } }], plan.nodes[0].children, 9001)
  */
 export function compileJoinCountStep(rows: Pipeline, children: readonly JoinCountNode[], cap: number): Pipeline {
-  const lookups = children.map((child, n) => ({ $lookup: { ...child.lookup, as: `__j${n}` } }));
-  const pairs = children.map((_child, n) => ({ $map: { input: `$__j${n}`, as: 'r', in: { n: { $literal: n }, c: '$$r.id' } } }));
   return [
     ...rows,
-    ...lookups,
-    { $project: { _id: 0, p: '$id', j: { $concatArrays: pairs } } },
+    ...children.map((child, n) => ({ $lookup: { ...child.lookup, as: `__j${n}` } })),
+    { $project: { _id: 0, p: '$id', j: children.map((_child, n) => `$__j${n}`) } },
+    { $unwind: { path: '$j', includeArrayIndex: 'n' } },
     { $unwind: '$j' },
     { $limit: cap },
-    { $project: { p: 1, n: '$j.n', c: '$j.c' } },
   ];
 }
 

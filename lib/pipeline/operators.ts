@@ -21,7 +21,7 @@ export const PIPELINE_OPERATORS = Object.freeze({
   expression: Object.freeze([
     '$eq', '$ne', '$gt', '$in', '$and', '$ifNull', '$arrayElemAt', '$indexOfArray', '$size', '$filter', '$map',
     '$mergeObjects', '$cond', '$switch', '$type', '$min', '$max', '$literal', '$not', '$let', '$concat', '$substrCP',
-    '$strLenCP', '$indexOfBytes', '$subtract', '$range', '$concatArrays',
+    '$strLenCP', '$indexOfBytes', '$subtract', '$range',
   ] as const),
   /** Window operators (inside `$setWindowFields`). */
   window: Object.freeze(['$documentNumber'] as const),

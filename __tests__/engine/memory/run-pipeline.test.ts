@@ -277,6 +277,33 @@ describe('memory engine fast paths give plain mingo results', () => {
     expect((rows[0]!.data as Row[]).length).toBeGreaterThan(0);
   });
 
+  it.each<[string, Pipeline]>([
+    ['$unwind of arrays, a scalar, null, missing and []', [{ $sort: { id: 1 } }, { $unwind: '$tags' }, { $project: { id: 1, tags: 1 } }]],
+    ['$unwind with includeArrayIndex (null for a scalar)', [{ $sort: { id: 1 } }, { $unwind: { path: '$cats', includeArrayIndex: 'at' } }, { $project: { _id: 0, id: 1, cats: 1, at: 1 } }]],
+    ['$project of an array of fields, a missing one null', [{ $sort: { id: 1 } }, { $project: { _id: 0, p: '$id', j: ['$tags', '$nope', '$author'] } }]],
+    ['lookups, unwinds, then a $limit: the first rows only', [
+      { $sort: { id: 1 } },
+      { $lookup: { from: 'authors', localField: 'author', foreignField: 'documentId', pipeline: [{ $project: { id: 1 } }], as: '__j0' } },
+      { $lookup: { from: 'articles', localField: 'cats', foreignField: 'cats', pipeline: [{ $project: { id: 1 } }], as: '__j1' } },
+      { $project: { _id: 0, p: '$id', j: ['$__j0', '$__j1'] } },
+      { $unwind: { path: '$j', includeArrayIndex: 'n' } },
+      { $unwind: '$j' },
+      { $limit: 7 },
+    ]],
+  ])('%s', async (_name, pipeline) => {
+    expect((await expectMingo(pipeline)).length).toBeGreaterThan(0);
+  });
+
+  it('a $limit after lookups stops joining once it has its rows (limited-stream)', async () => {
+    const lookup = { $lookup: { from: 'authors', localField: 'author', foreignField: 'documentId', pipeline: [], as: 'a' } };
+    const before = { ...lookup.$lookup };
+    const pipeline = [{ $sort: { id: 1 } }, lookup, { $unwind: '$a' }, { $limit: 1 }, { $project: { _id: 0, id: 1, a: '$a.name' } }];
+    // Article 1 (author null) joins the two authors without a documentId; all six would join six, over a budget of 2.
+    expect(await engine.aggregate('articles', pipeline, { maxJoinedRows: 2 })).toEqual([{ id: 1, a: 'Nul' }]);
+    await expect(engine.aggregate('articles', [...pipeline.slice(0, 3), { $limit: 6 }], { maxJoinedRows: 2 })).rejects.toThrow('joins more than 2 rows');
+    expect(lookup.$lookup).toEqual(before);
+  });
+
   it('results are copies: mutating them changes nothing stored or cached', async () => {
     const pipeline = [{ $match: { _status: 'published' } }, { $sort: { id: 1 } }, page(0, 10)];
     const [first] = await engine.aggregate('articles', pipeline);

@@ -5,6 +5,7 @@ import { compileRowTest, isPlainField } from './match-rows';
 import type { MemoryCollection } from './memory-collection';
 import { mingoStages, type QueryOptions } from './mingo-runtime';
 import { slimAddFields } from './slim-stages';
+import { unwindStage } from './unwind-stage';
 import { isObject } from './stage-shape';
 import { minMaxStage, projectRefsStage } from './sort-key-stages';
 import { firstSorted, planSort } from './sort-rows';
@@ -56,7 +57,8 @@ export interface StageContext {
  * mingo's exact result: plain `$match`es (match-rows), `$match` on `$expr` `$eq`/`$ne` between a top-level field
  * and a variable when both sides are strings or finite numbers, `$sort` (sort-rows), `$addFields`/`$set` of
  * `{ $ifNull: [{ $arrayElemAt: ['$f', 0] }, null | { count: 0 }] }` on arrays, `$unset` of top-level fields,
- * `$project` of top-level fields, `$limit`, `$setWindowFields` numbering rows (window-stage) and correlated `$lookup`s (see {@link StageContext.lookup}). Anything else, and any row outside those cases, runs
+ * `$project` of top-level fields, `$limit`, `$setWindowFields` numbering rows (window-stage), `$unwind` of a
+ * top-level field (unwind-stage) and correlated `$lookup`s (see {@link StageContext.lookup}). Anything else, and any row outside those cases, runs
  * in mingo with the enclosing variables.
  *
  * @example
@@ -93,9 +95,10 @@ function compileStage(cx: StageContext, stage: Record<string, unknown>): StageFn
     : name === '$limit' ? limitStage(body)
     : name === '$lookup' && isObject(body) ? cx.lookup(cx, body)
     : name === '$setWindowFields' ? windowStage(cx, body)
+    : name === '$unwind' ? unwindStage(cx, body)
     : null;
   if (!fn) return fallback;
-  // Every stage recognised above maps each row to at most one row: no rows in, none out (mingo is not started).
+  // Every stage recognised above gives no row for no row in (mingo is not started).
   return (rows, owned, vars) => fn(rows, owned, vars) ?? (rows.length === 0 ? { rows: [], owned: true } : fallback(rows, owned, vars));
 }
 

@@ -1,6 +1,7 @@
 import type { Pipeline, Row } from '../types';
 import { unionStage } from '../union-stage';
 import { deepCopy } from './deep-copy';
+import { planLimitedStream, runLimitedStream } from './limited-stream';
 import { compileRowTest, matchRows } from './match-rows';
 import type { MemoryCollection } from './memory-collection';
 import { Aggregator, type QueryOptions } from './mingo-runtime';
@@ -28,6 +29,8 @@ export interface PipelineRuntime {
  * - `$sort` in MongoDB's order, arrays and mixed types included (sort-rows; mingo's differs); followed by `$limit`,
  *   or by `$skip` and `$limit`: only the first `skip + limit` rows are ordered, none when the rows are already in
  *   order (natural order is `id` order);
+ * - `$lookup`s and other per-document stages before a `$limit` run a few rows at a time until the limit is
+ *   reached (limited-stream), as MongoDB's stages pass documents on;
  * - `$count` is the number of rows (no document when there is none, as MongoDB: mingo gives a count of 0);
  * - `$unionWith` runs its sub-pipeline with this same runner; a list page's total (`$unionWith` of this collection
  *   through the very same stage objects as this pipeline's first stages, then `$count`) is the number of rows
@@ -64,6 +67,12 @@ export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: P
       rows = kept;
       i = filter.next;
       owned = false;
+      continue;
+    }
+    const stream = planLimitedStream(pipeline, i);
+    if (stream) {
+      ({ rows, owned } = runLimitedStream(compileStages(cx, stream.stages), rows, owned, stream.limit));
+      i = stream.next;
       continue;
     }
     const match = onlyKey(stage, '$match');

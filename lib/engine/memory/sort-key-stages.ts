@@ -12,32 +12,41 @@ type Partial = (rows: readonly Row[], owned: boolean) => { rows: Row[]; owned: b
  */
 
 /**
- * `$project` of `{ _id: 0, <name>: '$<field>', ... }` (top-level fields): the manual's computed field, absent when
- * the field is missing (https://www.mongodb.com/docs/manual/reference/operator/aggregation/project/); `_id` kept
- * unless excluded. Values are the row's own (not copied), as row-stages' inclusion projection does.
+ * `$project` of `{ _id: 0, <name>: '$<field>', <name>: ['$<field>', ...], ... }` (top-level fields): the manual's
+ * computed field, absent when the field is missing, and the array of such fields, a missing one null in it
+ * (https://www.mongodb.com/docs/manual/reference/operator/aggregation/project/); `_id` kept unless excluded.
+ * Values are the row's own (not copied), as row-stages' inclusion projection does.
  */
 export function projectRefsStage(body: Record<string, unknown>): Partial | null {
-  const refs: [string, string][] = [];
+  const refs: [string, string | string[]][] = [];
   let withId = true;
   for (const [key, value] of Object.entries(body)) {
     if (key === '_id' && (value === 0 || value === false)) withId = false;
-    else if (isPlainField(key) && key !== '_id' && typeof value === 'string' && /^\$[^$.]/.test(value) && isPlainField(value.slice(1))) refs.push([key, value.slice(1)]);
+    else if (!isPlainField(key) || key === '_id') return null;
+    else if (isRef(value)) refs.push([key, value.slice(1)]);
+    else if (Array.isArray(value) && value.every(isRef)) refs.push([key, value.map((v: string) => v.slice(1))]);
     else return null;
   }
   if (refs.length === 0) return null;
+  const get = (row: Row, field: string): unknown => (Object.hasOwn(row, field) ? row[field] : undefined);
   return (rows, owned) => {
     const out: Row[] = [];
     for (const row of rows) {
       const projected: Row = {};
       if (withId && Object.hasOwn(row, '_id')) projected._id = row._id;
       for (const [key, field] of refs) {
-        const value = Object.hasOwn(row, field) ? row[field] : undefined;
+        const value = typeof field === 'string' ? get(row, field) : field.map((f) => get(row, f) ?? null);
         if (value !== undefined) projected[key] = value;
       }
       out.push(projected);
     }
     return { rows: out, owned };
   };
+}
+
+/** `'$<top-level field>'`. */
+function isRef(value: unknown): value is string {
+  return typeof value === 'string' && /^\$[^$.]/.test(value) && isPlainField(value.slice(1));
 }
 
 /**

@@ -1,12 +1,13 @@
 /**
  * `npm run bench:attack`: sends the hostile shapes of bench/attack-shapes.ts one at a time to the example app
  * (memory engine, in this process) holding the conformance corpus's data, then 100,000 articles (bench/seed-blog),
- * and prints, per request (each sent twice: cold, then warm), the status, the time, the response bytes and the
- * process's worst event-loop delay while it ran (`perf_hooks.monitorEventLoopDelay`). Not a test: the figures depend on the machine. See
- * docs/security.md, "Hostile requests".
+ * and prints, per request (each sent twice: cold, then warm), the status, the time, the response bytes, the
+ * process's worst event-loop delay while it ran (`perf_hooks.monitorEventLoopDelay`) and the engine's aggregates
+ * (the join count's steps, documents/join-budget, + the reads: on MongoDB the read is what the server builds before
+ * the router can count a row). Not a test: the figures depend on the machine. See docs/security.md, "Hostile requests".
  *
  * Environment: ATTACK_SIZES (default "corpus,100000"), ATTACK_TIMEOUT (ms per request, default 120000),
- * ATTACK_ONLY (a substring of the shape names to run).
+ * ATTACK_ONLY (substrings of the shape names to run, separated by `|`).
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,7 +17,7 @@ import { createBlogApp } from '../examples/blog/app';
 import { blogTokens } from '../__tests__/helpers/conformance/start-blog-app';
 import { loadCorpus } from '../__tests__/helpers/conformance/load';
 import { replayCorpus } from '../__tests__/helpers/conformance/replay-corpus';
-import { memoryEngine } from '../lib';
+import { memoryEngine, type Engine } from '../lib';
 import { ATTACK_SHAPES, type AttackShape } from './attack-shapes';
 import { seedBlog } from './seed-blog';
 
@@ -26,6 +27,26 @@ interface Measure {
   bytes: number;
   worstDelayMs: number;
   message: string;
+  /** `<join count steps> + <reads>` the request made (see {@link counted}). */
+  aggregates: string;
+}
+
+/** The aggregates of the request running now: join count steps (they `$unwind` pairs; a read never does) and reads. */
+const made = { steps: 0, reads: 0 };
+
+/** `engine`, its aggregates counted in {@link made}. */
+function counted(engine: Engine): Engine {
+  return new Proxy(engine, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (key !== 'aggregate') return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      return (collection: string, pipeline: Record<string, unknown>[], options?: object) => {
+        if (pipeline.some((stage) => '$unwind' in stage)) made.steps++;
+        else made.reads++;
+        return target.aggregate(collection, pipeline, options);
+      };
+    },
+  });
 }
 
 const TIMEOUT = Number(process.env.ATTACK_TIMEOUT ?? 120_000);
@@ -53,6 +74,9 @@ async function send(base: string, shape: AttackShape, token: string): Promise<Me
   if (body !== undefined) headers['content-type'] = 'application/json';
   histogram.enable();
   await settle(); // the histogram measures from its timer's first tick: let it tick before the request
+  made.steps = 0;
+  made.reads = 0;
+  const aggregates = (): string => `${made.steps} + ${made.reads}`;
   const started = performance.now();
   try {
     const res = await fetch(base + shape.path, { method: shape.method, headers, body, signal: AbortSignal.timeout(TIMEOUT) });
@@ -60,10 +84,10 @@ async function send(base: string, shape: AttackShape, token: string): Promise<Me
     const ms = performance.now() - started;
     await settle(); // the delay of the last block is recorded when the histogram's timer fires after it
     const message = (/"message":"((?:[^"\\]|\\.)*)"/.exec(head)?.[1] ?? '').replace(/\\(.)/g, '$1');
-    return { status: res.status, ms, bytes, worstDelayMs: histogram.max / 1e6, message };
+    return { status: res.status, ms, bytes, worstDelayMs: histogram.max / 1e6, message, aggregates: aggregates() };
   } catch (error) {
     await settle();
-    return { status: `error (${(error as Error).name})`, ms: performance.now() - started, bytes: 0, worstDelayMs: histogram.max / 1e6, message: String((error as Error).message) };
+    return { status: `error (${(error as Error).name})`, ms: performance.now() - started, bytes: 0, worstDelayMs: histogram.max / 1e6, message: String((error as Error).message), aggregates: aggregates() };
   } finally {
     histogram.disable();
   }
@@ -77,7 +101,7 @@ async function listen(app: Express): Promise<{ server: Server; base: string }> {
 
 /** The example app on a free port, loaded with the corpus (replayed over HTTP) or `size` generated articles. */
 async function startApp(size: string): Promise<{ base: string; close(): Promise<void> }> {
-  const engine = memoryEngine({ ephemeral: true });
+  const engine = counted(memoryEngine({ ephemeral: true }));
   const blog = await createBlogApp({ seed: false, engine });
   const { server, base } = await listen(blog.app);
   const started = Date.now();
@@ -98,16 +122,16 @@ async function main(): Promise<void> {
   const token = blogTokens().fullToken;
   for (const size of sizes) {
     const app = await startApp(size);
-    console.log(row(['request', 'status', 'time (ms), 1st / 2nd', 'response bytes', 'worst event-loop delay (ms), 1st / 2nd', 'message']));
-    console.log(row(['---', '---', '---:', '---:', '---:', '---']));
+    console.log(row(['request', 'status', 'time (ms), 1st / 2nd', 'response bytes', 'worst event-loop delay (ms), 1st / 2nd', 'aggregates: count steps + reads, 2nd', 'message']));
+    console.log(row(['---', '---', '---:', '---:', '---:', '---:', '---']));
     for (const shape of ATTACK_SHAPES) {
-      if (only && !shape.name.includes(only)) continue;
+      if (only && !only.split('|').some((part) => shape.name.includes(part))) continue;
       // Twice: the first time may build the memory engine's lazy indexes and compile code; the second is warm.
       const m = await send(app.base, shape, token);
       const again = await send(app.base, shape, token);
       const status = m.status === again.status ? m.status : `${m.status} / ${again.status}`;
       const pair = (a: number, b: number, digits: number): string => `${a.toFixed(digits)} / ${b.toFixed(digits)}`;
-      console.log(row([shape.name, status, pair(m.ms, again.ms, 0), m.bytes, pair(m.worstDelayMs, again.worstDelayMs, 0), m.message.slice(0, 90).replace(/\|/g, '\\|')]));
+      console.log(row([shape.name, status, pair(m.ms, again.ms, 0), m.bytes, pair(m.worstDelayMs, again.worstDelayMs, 0), again.aggregates, m.message.slice(0, 90).replace(/\|/g, '\\|')]));
     }
     await app.close();
   }

@@ -1,5 +1,6 @@
 import { ReadLimitError, type Engine, type Filter, type Pipeline } from '../engine/types';
 import { compileFindRows, compileJoinCountPlan, compileJoinCountStep, joinCountRows, type JoinCountNode, type JoinCountPair, type JoinCountPlan } from '../pipeline';
+import { deepFreeze } from '../query';
 import type { Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { scopeCount } from './join-statistics';
@@ -17,8 +18,10 @@ const plans = new WeakMap<Query, { registry: Registry; ct: ContentType; plan: Jo
 function planFor(registry: Registry, ct: ContentType, query: Query & { maxJoinedRows: number }): JoinCountPlan {
   const found = Object.isFrozen(query) ? plans.get(query) : undefined;
   if (found && found.registry === registry && found.ct === ct) return found.plan;
-  const plan = compileJoinCountPlan(registry, ct, query);
-  if (Object.isFrozen(query)) plans.set(query, { registry, ct, plan });
+  if (!Object.isFrozen(query)) return compileJoinCountPlan(registry, ct, query);
+  // Frozen, its stages are compiled once by the memory engine (row-stages' StageContext.compiled).
+  const plan = deepFreeze(compileJoinCountPlan(registry, ct, query));
+  plans.set(query, { registry, ct, plan });
   return plan;
 }
 
@@ -41,7 +44,7 @@ function planFor(registry: Registry, ct: ContentType, query: Query & { maxJoined
 export async function checkJoinBudget(registry: Registry, engine: Engine, ct: ContentType, query: Query, rows: ReadRows): Promise<void> {
   const max = query.maxJoinedRows;
   if (max === undefined || Object.keys(query.populate).length === 0) return;
-  const plan = planFor(registry, ct, { ...query, maxJoinedRows: max } as Query & { maxJoinedRows: number });
+  const plan = planFor(registry, ct, query as Query & { maxJoinedRows: number });
   if (fanOutDepth(plan.nodes) < 2) return;
   const size = rows.one ? 1 : pageSize(query);
   if ((await joinBound(engine, plan.nodes, size, max)) <= max) return;
@@ -128,7 +131,7 @@ export async function countJoins(engine: Engine, plan: JoinCountPlan, first: Pip
       const weight = step.weights ? (step.weights.get(p) ?? 0) : 1;
       total += weight;
       if (total > max) throw new ReadLimitError('joinedRows', max, step.children[n]!.path);
-      next[n]!.set(c, (next[n]!.get(c) ?? 0) + weight);
+      if (typeof c === 'number') next[n]!.set(c, (next[n]!.get(c) ?? 0) + weight);
     }
     step.children.forEach((child, n) => {
       const weights = next[n]!;

@@ -159,3 +159,28 @@ describe('compileJoinCountStep', () => {
     expect(await engine.aggregate('categories', compileJoinCountStep([joinCountRows([1, 2])], plan.nodes, 7))).toEqual(pairs.slice(0, 7));
   });
 });
+
+describe('scopeCount: the row counts the bound uses', () => {
+  it('counts the rows of a scope once, until the engine writes or the time to live passes', async () => {
+    const own = memoryEngine({ ephemeral: true });
+    await own.init(indexesFor(registry));
+    await seedBlog(own, { articles: 10, authors: 2, categories: 2, files: 1 });
+    let now = 1_000;
+    const clock = (): number => now;
+    const asked = (): number => own.stats.find;
+    const before = asked();
+    expect(await scopeCount(own, 'articles', { _status: 'published' }, clock)).toBe(10);
+    expect(await scopeCount(own, 'articles', { _status: 'draft' }, clock)).toBe(10);
+    expect(await scopeCount(own, 'articles', { _status: 'published' }, clock)).toBe(10);
+    expect(asked() - before).toBe(2);
+    await own.insertMany('articles', [{ id: 100, documentId: 'x', locale: 'en', _status: 'published', categories: [] }]);
+    expect(await scopeCount(own, 'articles', { _status: 'published' }, clock)).toBe(11); // a write makes it stale at once
+    now += JOIN_STATISTICS_TTL_MS - 1;
+    expect(await scopeCount(own, 'articles', { _status: 'published' }, clock)).toBe(11);
+    expect(asked() - before).toBe(3);
+    now += 1;
+    expect(await scopeCount(own, 'articles', { _status: 'published' }, clock)).toBe(11); // asked again: written elsewhere?
+    expect(asked() - before).toBe(4);
+    await own.close();
+  });
+});

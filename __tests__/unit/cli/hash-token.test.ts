@@ -92,11 +92,14 @@ describe('content-router hash-token', () => {
 
   it('is dispatched by runCli', () => {
     const write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const note = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       expect(runCli(['hash-token', '--salt', SALT, 'my-token'])).toBe(0);
       expect(write).toHaveBeenCalledWith(`${strapiHash('my-token')}\n`);
+      expect(note.mock.calls).toEqual([[expect.stringContaining('this key has 8 characters, Strapi generates 256')]]);
     } finally {
       write.mockRestore();
+      note.mockRestore();
     }
   });
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Router } from 'express';
 import type { Engine } from '../engine';
-import { createMediaService, localProvider, type StorageProvider } from '../media';
+import { createMediaService, localProvider, type SharpSettings, type StorageProvider } from '../media';
 import type { Registry } from '../schema';
 import { createUploadRouter } from './upload-router';
 
@@ -17,8 +17,12 @@ export interface UploadOptions {
   breakpoints?: Record<string, number>;
   /** Files per request; more is a 400. Default 20. */
   maxFiles?: number;
-  /** Most pixels (width x height) of an uploaded image; larger ones are a 413 before decoding. Default 100 000 000. */
+  /** Most pixels (width x height) of an uploaded image; larger ones are a 400 before decoding. Default 50 000 000. */
   maxPixels?: number;
+  /** Most pixels of all the images of one upload request; more is a 400 before decoding. Default 100 000 000. */
+  maxRequestPixels?: number;
+  /** sharp's process-wide `cache` and `concurrency` (Strapi's `upload.sharp`); default `{ cache: false, concurrency: 1 }`; `false` leaves sharp as it is. */
+  sharp?: SharpSettings | false;
 }
 
 /** The `/upload` routes of the media library. */
@@ -32,6 +36,8 @@ export function uploadRoutes(deps: UploadOptions & { registry: Registry; engine:
     breakpoints: deps.breakpoints,
     maxFiles: deps.maxFiles,
     maxPixels: deps.maxPixels,
+    maxRequestPixels: deps.maxRequestPixels,
+    sharp: deps.sharp,
     documentId: deps.documentId,
   });
   return createUploadRouter(media);

@@ -8,9 +8,11 @@ import { toPublicFile } from './format-file';
 import { mediaPaths, mimeAllowed, removeFileFromRow } from './media-references';
 import { parseFileInfo } from './parse-file-info';
 import { parseFilesQuery } from './parse-files-query';
-import { DEFAULT_BREAKPOINTS, DEFAULT_MAX_PIXELS, assertImagePixels } from './process-image';
+import { DEFAULT_MAX_PIXELS, DEFAULT_MAX_REQUEST_PIXELS, type ImageHeader, type PixelLimits, assertPixelBudget, readImageHeader } from './image-header';
+import { type SharpSettings, configureSharp, createSlots } from './image-slots';
+import { DEFAULT_BREAKPOINTS } from './process-image';
 import { type UploadLimits, type UploadRequest, readUploadRequest } from './read-upload-request';
-import { type StoreContext, fileName, storeFile, storedObjects } from './store-file';
+import { type StoreContext, type StoredContent, fileName, prepareFile, putFile, storedObjects } from './store-file';
 import type { DisallowedFile, FileInfo, FileRow, MediaService, PublicFile, StorageProvider } from './types';
 
 export const FILES_COLLECTION = 'files';
@@ -25,8 +27,12 @@ export interface MediaServiceOptions {
   maxFiles?: number;
   /** Responsive formats: name -> longest side. Default `{ small: 500, medium: 750, large: 1000 }`. */
   breakpoints?: Record<string, number>;
-  /** Most pixels (width x height) of an image; larger ones are a 413 before decoding. Default 100 000 000. */
+  /** Most pixels (width x height) of an image; larger ones are a 400 before decoding. Default 50 000 000. */
   maxPixels?: number;
+  /** Most pixels of all the images of one request; more is a 400 before decoding. Default 100 000 000. */
+  maxRequestPixels?: number;
+  /** sharp's process-wide cache and thread settings; default `{ cache: false, concurrency: 1 }`; `false` leaves them. */
+  sharp?: SharpSettings | false;
   clock?: () => Date;
   documentId?: () => string;
 }
@@ -44,13 +50,28 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
   const clock = options.clock ?? (() => new Date());
   const newDocumentId = options.documentId ?? (() => uuidv7());
   const breakpoints = Object.freeze({ ...(options.breakpoints ?? DEFAULT_BREAKPOINTS) });
-  const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
+  const pixelLimits: PixelLimits = {
+    maxPixels: options.maxPixels ?? DEFAULT_MAX_PIXELS,
+    maxRequestPixels: options.maxRequestPixels ?? DEFAULT_MAX_REQUEST_PIXELS,
+  };
+  const imageSlots = createSlots(1);
+  configureSharp(options.sharp);
+  const storeContext = (workDir: string): StoreContext => ({
+    provider, breakpoints, workDir, maxPixels: pixelLimits.maxPixels, imageSlot: (fn) => imageSlots.run(fn),
+  });
   const limits: UploadLimits = { sizeLimit: options.sizeLimit ?? 200 * 1024 * 1024, maxFiles: options.maxFiles ?? 20, maxFieldSize: 1024 * 1024 };
 
   async function findRow(id: number): Promise<FileRow | null> {
     if (!Number.isSafeInteger(id)) return null;
     const [row] = await engine.find(FILES_COLLECTION, { id });
     return (row as FileRow | undefined) ?? null;
+  }
+
+  /** The image headers of a request's files, refused (400) over the pixel limits before anything is decoded. */
+  async function checkedHeaders(files: readonly { path: string; name: string }[]): Promise<(ImageHeader | null)[]> {
+    const headers = await Promise.all(files.map((f) => readImageHeader(f.path)));
+    assertPixelBudget(files.map((f, i) => ({ name: f.name, header: headers[i] ?? null })), pixelLimits);
+    return headers;
   }
 
   async function withRequest<T>(req: IncomingMessage, fn: (r: UploadRequest) => Promise<T>): Promise<T> {
@@ -66,13 +87,15 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     return withRequest(req, async (request) => {
       if (request.files.length === 0) throw new ValidationError('Files are empty');
       const infos = parseFileInfo(request.fields.fileInfo, request.files.length);
-      const ctx: StoreContext = { provider, breakpoints, workDir: request.workDir, maxPixels };
-      const stored: { name: string; info: FileInfo; content: Awaited<ReturnType<typeof storeFile>> }[] = [];
+      const ctx = storeContext(request.workDir);
+      const names = request.files.map((file, i) => fileName(file, infos[i] ?? {}));
+      const headers = await checkedHeaders(request.files.map((file, i) => ({ path: file.path, name: names[i]! })));
+      const stored: { name: string; info: FileInfo; content: StoredContent }[] = [];
       try {
         for (const [i, file] of request.files.entries()) {
-          const info = infos[i] ?? {};
-          const name = fileName(file, info);
-          stored.push({ name, info, content: await storeFile(file, name, ctx) });
+          const name = names[i]!;
+          const prepared = await prepareFile(file, name, ctx, headers[i] ?? null);
+          stored.push({ name, info: infos[i] ?? {}, content: await putFile(prepared, provider) });
         }
         const firstId = await engine.nextId(FILES_COLLECTION, stored.length);
         const now = clock().toISOString();
@@ -127,10 +150,11 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     const [info = {}] = parseFileInfo(request.fields.fileInfo, 1);
     const file = request.files[0]!;
     const name = info.name ? fileName(file, info) : file.filename;
-    // Refuse an oversized image before the current content is deleted.
-    await assertImagePixels(file.path, name, maxPixels);
+    // Refuse an oversized or broken image before the current content is deleted.
+    const [header = null] = await checkedHeaders([{ path: file.path, name }]);
+    const prepared = await prepareFile(file, name, storeContext(request.workDir), header, { hash: row.hash, ext: row.ext });
     if (row.provider === provider.name) await Promise.all(storedObjects(row).map((o) => provider.delete(o)));
-    const content = await storeFile(file, name, { provider, breakpoints, workDir: request.workDir, maxPixels }, { hash: row.hash, ext: row.ext });
+    const content = await putFile(prepared, provider);
     const next: FileRow = {
       ...row,
       ...content,

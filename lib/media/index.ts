@@ -5,3 +5,6 @@ export { toMediaFile, toPublicFile } from './format-file';
 export { mediaPaths, mimeAllowed, removeFileFromRow } from './media-references';
 export { DEFAULT_BREAKPOINTS } from './process-image';
 export { parseFilesQuery, type FilesQuery } from './parse-files-query';
+export { DEFAULT_MAX_PIXELS, DEFAULT_MAX_REQUEST_PIXELS } from './image-header';
+export type { SharpSettings } from './image-slots';
+export { DRAIN_LIMIT, drainRequest } from './drain-request';

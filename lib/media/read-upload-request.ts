@@ -7,6 +7,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { PayloadTooLargeError, ValidationError } from '../errors';
+import { drainRequest } from './drain-request';
 import { bytesToHumanReadable, sanitizeFileName, sanitizeMime } from './file-name';
 
 /** One received file, spooled to the request's temporary folder. */
@@ -54,7 +55,10 @@ export async function readUploadRequest(req: IncomingMessage, limits: UploadLimi
     if (/^application\/(.+\+)?json/i.test(type) && !req.readableEnded) {
       return { fields: {}, files: [], json: await readJson(req, limits.maxFieldSize), workDir, cleanup };
     }
-    if (!/^multipart\/form-data/i.test(type)) return { fields: {}, files: [], workDir, cleanup };
+    if (!/^multipart\/form-data/i.test(type)) {
+      drainRequest(req); // a body of another type is not read: thrown away (bounded), the answer can go at once
+      return { fields: {}, files: [], workDir, cleanup };
+    }
     const { fields, files } = await parseMultipart(req, limits, workDir);
     return { fields, files, workDir, cleanup };
   } catch (err) {
@@ -73,7 +77,7 @@ function parseMultipart(req: IncomingMessage, limits: UploadLimits, workDir: str
       if (failure) return;
       failure = err;
       req.unpipe(bb);
-      req.resume();
+      drainRequest(req); // the rest is thrown away (bounded) so the client can read the answer
       reject(err);
     };
     let bb: busboy.Busboy;
@@ -123,19 +127,35 @@ function parseMultipart(req: IncomingMessage, limits: UploadLimits, workDir: str
   });
 }
 
-async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new PayloadTooLargeError(`The request body exceeds ${bytesToHumanReadable(limit)}.`);
-    chunks.push(chunk as Buffer);
+/** A JSON body of at most `limit` bytes; over it a 413, answered at once while the rest is drained (bounded). */
+function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  const tooLarge = () => new PayloadTooLargeError(`The request body exceeds ${bytesToHumanReadable(limit)}.`);
+  if (Number(req.headers['content-length']) > limit) {
+    drainRequest(req);
+    return Promise.reject(tooLarge());
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ValidationError('Invalid JSON body');
-  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData).off('end', onEnd);
+      drainRequest(req);
+      reject(tooLarge());
+    };
+    const onEnd = (): void => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') return resolve(undefined);
+      try {
+        resolve(JSON.parse(text) as unknown);
+      } catch {
+        reject(new ValidationError('Invalid JSON body'));
+      }
+    };
+    req.on('data', onData).on('end', onEnd).on('error', () => reject(new ValidationError('Invalid JSON body')));
+  });
 }

@@ -1,9 +1,20 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { ApplicationError } from '../../../lib/errors';
 import { DEFAULT_BREAKPOINTS } from '../../../lib/media';
-import { processImage } from '../../../lib/media/process-image';
+import { readImageHeader } from '../../../lib/media/image-header';
+import { MAX_QUANTIZED_PIXELS, fitInside, processImage } from '../../../lib/media/process-image';
+
+const MAX = 50_000_000;
+
+/** readImageHeader, then processImage (what the media service does). */
+async function process(file: { path: string; sizeInBytes: number; hash: string }, breakpoints: Readonly<Record<string, number>> = DEFAULT_BREAKPOINTS) {
+  const header = await readImageHeader(file.path);
+  if (!header) return null;
+  return processImage(file, header, dir, breakpoints, MAX);
+}
 
 let dir: string;
 beforeEach(async () => {
@@ -31,7 +42,7 @@ describe('processImage', () => {
     ['png', 300, 1100, [['thumbnail', 43, 156], ['small', 136, 500], ['medium', 205, 750], ['large', 273, 1000]]],
     ['jpeg', 246, 100, [['thumbnail', 245, 100]]],
   ] as const)('%s %dx%d -> %j', async (format, width, height, expected) => {
-    const result = await processImage(await image(format, width, height), dir, DEFAULT_BREAKPOINTS);
+    const result = await process(await image(format, width, height));
     expect(result).not.toBeNull();
     expect(result!.width).toBe(width);
     expect(result!.height).toBe(height);
@@ -44,24 +55,55 @@ describe('processImage', () => {
   });
 
   test('breakpoints are configurable', async () => {
-    const result = await processImage(await image('png', 640, 480), dir, { tiny: 100, huge: 2000 });
+    const result = await process(await image('png', 640, 480), { tiny: 100, huge: 2000 });
     expect(result!.renditions.map((r) => [r.key, r.width, r.height])).toEqual([['thumbnail', 208, 156], ['tiny', 100, 75]]);
   });
 
   test('the optimised original is kept only when smaller', async () => {
     const input = await image('jpeg', 800, 600);
-    const result = await processImage(input, dir, {});
+    const result = await process(input, {});
     expect(result!.sizeInBytes).toBeLessThanOrEqual(input.sizeInBytes);
     expect((await stat(result!.path)).size).toBe(result!.sizeInBytes);
   });
 
-  test('a non-image or a broken image is not an image', async () => {
+  test('a non-image has no image header; a broken image is a 400 "File is not a valid image" (Strapi\'s answer)', async () => {
     const text = path.join(dir, 'notes.txt');
     await writeFile(text, 'hello');
-    expect(await processImage({ path: text, sizeInBytes: 5, hash: 'notes_0123456789' }, dir, DEFAULT_BREAKPOINTS)).toBeNull();
-    const png = await image('png', 50, 50);
-    const broken = path.join(dir, 'broken.png');
-    await writeFile(broken, (await readFile(png.path)).subarray(0, 40));
-    expect(await processImage({ path: broken, sizeInBytes: 40, hash: 'b_0123456789' }, dir, DEFAULT_BREAKPOINTS)).toBeNull();
+    expect(await readImageHeader(text)).toBeNull();
+    // The header reads, the pixels do not: half a JPEG.
+    const jpeg = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 50 } } }).jpeg().toBuffer();
+    const broken = path.join(dir, 'broken.jpg');
+    await writeFile(broken, jpeg.subarray(0, jpeg.length >> 1));
+    expect(await readImageHeader(broken)).toMatchObject({ format: 'jpeg', width: 300 });
+    const failure = process({ path: broken, sizeInBytes: jpeg.length >> 1, hash: 'b_0123456789' });
+    await expect(failure).rejects.toBeInstanceOf(ApplicationError);
+    await expect(failure).rejects.toMatchObject({ status: 400, message: 'File is not a valid image' });
+  });
+
+  test('an SVG is never rasterised: one declaring 100000x100000 pixels is an image of that size, stored as it is', async () => {
+    const svg = path.join(dir, 'huge.svg');
+    await writeFile(svg, '<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"><rect width="10" height="10"/></svg>');
+    const header = await readImageHeader(svg);
+    expect(header).toEqual({ format: 'svg', mime: 'image/svg+xml', width: 100000, height: 100000, pixels: 0 });
+    const result = await processImage({ path: svg, sizeInBytes: 100, hash: 's_0123456789' }, header!, dir, DEFAULT_BREAKPOINTS, 1000);
+    expect(result).toEqual({ width: 100000, height: 100000, mime: 'image/svg+xml', path: svg, sizeInBytes: 100, renditions: [] });
+  });
+
+  test(`a PNG over ${MAX_QUANTIZED_PIXELS} pixels is kept as uploaded (no palette re-encoding); a smaller one is optimised`, async () => {
+    const big = await image('png', 2001, 2000);
+    expect((await process(big, {}))!.path).toBe(big.path);
+    const small = await image('png', 1000, 1000);
+    expect((await process(small, {}))!.path).not.toBe(small.path);
+  });
+});
+
+describe('fitInside', () => {
+  test.each([
+    [1200, 900, 245, 156], [300, 1100, 500, 500], [246, 100, 245, 156], [7071, 7071, 1000, 1000], [10, 4000, 245, 156],
+    [4000, 3, 750, 750], [1001, 999, 1000, 1000], [3, 3, 1, 1], [1919, 1081, 500, 500], [999, 333, 245, 156],
+  ])('%dx%d inside %dx%d is what sharp makes of it', async (width, height, box, boxHeight) => {
+    const input = await sharp({ create: { width, height, channels: 3, background: '#000' } }).png().toBuffer();
+    const info = await sharp(input).resize({ width: box, height: boxHeight, fit: 'inside' }).png().toBuffer({ resolveWithObject: true });
+    expect(fitInside(width, height, box, boxHeight)).toEqual({ width: info.info.width, height: info.info.height });
   });
 });

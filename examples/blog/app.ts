@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import { createContentRouter, memoryEngine, serveUploads, type ContentRouter, type Engine } from '../../lib';
+import { createContentRouter, healthCheck, memoryEngine, serveUploads, type ContentRouter, type Engine } from '../../lib';
 import { loadBlogModel } from './model';
 import { seedDemo } from './seed';
 
@@ -25,16 +25,22 @@ export interface BlogAppOptions {
    * `findDrafts` grant (the API tokens have it, the Public role does not).
    */
   strapiCompat?: boolean;
+  /**
+   * Return as soon as the app is built, before the engine has started, so that a server can listen meanwhile
+   * (`npm start`: requests and `/_health` answer 503 until it serves); `started` settles with the start-up and
+   * the demo data. Default false: wait for both.
+   */
+  listenFirst?: boolean;
 }
 
 /**
  * The example app: Express with the blog model mounted at /api, locales en (default) and fr, uploads served at
- * /uploads, and a production-shaped `auth`: the Public role of the model's permissions.json (reads of articles,
+ * /uploads, Strapi's health check at /_health, and a production-shaped `auth`: the Public role of the model's permissions.json (reads of articles,
  * categories and the two single types; nothing else, no writes) and its two API tokens (full-access for writes,
  * read-only). Content types are private by default: whatever is not granted answers 403, drafts included (they take
  * `findDrafts`, which only the tokens have) unless `STRAPI_COMPAT=1` asks for Strapi's rule.
  */
-export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app: express.Express; router: ContentRouter; close(): Promise<void> }> {
+export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app: express.Express; router: ContentRouter; started: Promise<void>; close(): Promise<void> }> {
   const model = loadBlogModel();
   const uploadsDir = options.uploadsDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'content-router-uploads-'));
   const engine = options.engine ?? memoryEngine(options.dataFile ? { file: options.dataFile } : { ephemeral: true });
@@ -53,13 +59,17 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
   });
   const app = express();
   app.disable('x-powered-by');
+  app.all('/_health', healthCheck(router)); // Strapi's health check, at the root as in Strapi
   app.use('/uploads', serveUploads(uploadsDir));
   app.use('/api', router);
-  await router.ready;
-  if (options.seed !== false && (await isEmpty(router))) {
-    await seedDemo(app, model.permissions.apiTokens.find((t) => t.type === 'full-access')!.accessKey);
-  }
-  return { app, router, close: () => engine.close() };
+  const started = router.ready.then(async () => {
+    if (options.seed !== false && (await isEmpty(router))) {
+      await seedDemo(app, model.permissions.apiTokens.find((t) => t.type === 'full-access')!.accessKey);
+    }
+  });
+  if (options.listenFirst) started.catch(() => undefined); // the caller handles it; never an unhandled rejection
+  else await started;
+  return { app, router, started, close: () => engine.close() };
 }
 
 /** True when no content type and no media holds a row: a durable store is seeded once, not on every restart. */

@@ -96,6 +96,14 @@ describe('a database that cannot be reached is logged at once', () => {
       await expect(engine.init([], { logger })).rejects.toThrow(/ECONNREFUSED/);
       expect(logger.lines).toHaveLength(1);
     });
+
+    it('close() during an attempt ends it at once (mongoose alone waits until server selection gives up: 10 min here)', async () => {
+      engine = mongoEngine({ uri: 'mongodb://127.0.0.1:1/never', serverSelectionTimeoutMS: 600_000 });
+      const attempt = engine.init([], { logger: recorder() });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await engine.close();
+      await expect(attempt).rejects.toThrow('mongoEngine: closed before its connection opened');
+    }, 20_000);
   });
 });
 

@@ -97,3 +97,18 @@ export function watchConnection(connection: Emitter, logger: Logger): () => void
     connection.removeListener('reconnected', back);
   };
 }
+
+/**
+ * Closes a connection the engine opened, also one still connecting: mongoose's `close()` of a connecting
+ * connection waits until its attempt opens or fails (up to serverSelectionTimeoutMS), so the driver client is
+ * closed first, which ends the attempt at once ("Topology is closed"). `engine.close()` during a retry is then
+ * immediate instead of taking seconds.
+ *
+ * @example
+ * await closeOwnConnection(connection);
+ */
+export async function closeOwnConnection(connection: { getClient(): unknown; close(): Promise<unknown> }): Promise<void> {
+  const client = connection.getClient() as { close?: () => Promise<void> } | undefined;
+  await client?.close?.().catch(() => undefined);
+  await connection.close().catch(() => undefined);
+}

@@ -6,7 +6,7 @@ import { createLogger, type Logger } from '../../errors/logger';
 import type { AggregateOptions, Engine, EngineContext, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
 import { unionStage } from '../union-stage';
 import { awaitConnection, DEFAULT_CONNECT_WAIT_MS } from './await-connection';
-import { DEFAULT_SERVER_SELECTION_TIMEOUT_MS, driverTimeouts, onUnreachable, watchConnection, type Emitter } from './connection-health';
+import { closeOwnConnection, DEFAULT_SERVER_SELECTION_TIMEOUT_MS, driverTimeouts, onUnreachable, watchConnection, type Emitter } from './connection-health';
 import { ensureIndex } from './ensure-index';
 import { fromBson } from './from-bson';
 import { requireMongoose, type Mongoose } from './load-mongoose';
@@ -234,7 +234,7 @@ class MongoEngine implements Engine {
     try {
       await awaitConnection(connection, options.connectWaitMS ?? DEFAULT_CONNECT_WAIT_MS, this.closing.signal);
     } catch (error) {
-      if (uri) await connection.close().catch(() => undefined);
+      if (uri) await closeOwnConnection(connection);
       throw error;
     } finally {
       stopReporting();
@@ -247,7 +247,7 @@ class MongoEngine implements Engine {
       this.opened = { connection, unwatch };
       return { mongoose, connection, db, transactional };
     } catch (error) {
-      if (uri) await connection.close().catch(() => undefined); // a retry opens a new one
+      if (uri) await closeOwnConnection(connection); // a retry opens a new one
       throw error;
     }
   }

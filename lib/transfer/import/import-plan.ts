@@ -1,0 +1,69 @@
+/** A row of the export (an entity of a content type of the model): what links to it resolve to. */
+export interface SourceRow {
+  readonly documentId: string;
+  readonly locale: string | null;
+  readonly status: 'draft' | 'published';
+}
+
+/** A link of the export seen from its owner (a row or a component): the field, the target, its position. */
+export interface OwnedLink {
+  readonly field: string;
+  readonly type: string;
+  readonly ref: number;
+  readonly pos: number | null;
+  /** The link's order in the export, to break ties between equal positions. */
+  readonly seq: number;
+}
+
+/**
+ * What the first pass over an export learns, and the second writes from: the rows of the model's types (by
+ * type and source id), the component ids, the links by owner, the assets, what is kept aside. Holds keys and
+ * small records only, never entity data or file bytes.
+ */
+export interface ImportPlan {
+  readonly rows: Map<string, Map<number, SourceRow>>;
+  readonly components: Map<string, Set<number>>;
+  /** By owner key (`ownerKey(type, ref)`), by field. */
+  readonly links: Map<string, Map<string, OwnedLink[]>>;
+  /** `hash + ext` of every stored object the file rows name (originals and formats) -> source file id and format. */
+  readonly objects: Map<string, StoredObject>;
+  /** The names of the files under assets/uploads. */
+  readonly assets: Set<string>;
+  /** Counts of what the export holds outside the model and is kept aside for a later export (by type or stage). */
+  readonly kept: Map<string, number>;
+  readonly problems: string[];
+  /** The entities (owner keys) that had a problem: their links are not reported again. */
+  readonly failed: Set<string>;
+  /** Links skipped on purpose (Strapi's `localizations` rows, file folders), by reason. */
+  readonly skipped: Map<string, number>;
+  linkCount: number;
+}
+
+/** One stored object of a file row (its original or a format), as the export names it. */
+export interface StoredObject {
+  readonly fileId: number;
+  readonly format: string | null;
+  readonly hash: string;
+  readonly ext: string;
+  readonly mime: string;
+  readonly url: string;
+  /** The row's provider (originals only). */
+  readonly provider: string | null;
+}
+
+export const ownerKey = (type: string, ref: number): string => `${type}\u0000${ref}`;
+
+export function createPlan(): ImportPlan {
+  return { rows: new Map(), components: new Map(), links: new Map(), objects: new Map(), assets: new Set(), kept: new Map(), problems: [], failed: new Set(), skipped: new Map(), linkCount: 0 };
+}
+
+/** The most problems collected before the first pass stops reading. */
+export const MAX_PROBLEMS = 50;
+
+export function addProblem(plan: ImportPlan, problem: string): void {
+  if (plan.problems.length < MAX_PROBLEMS) plan.problems.push(problem);
+}
+
+export function increment(map: Map<string, number>, key: string, by = 1): void {
+  map.set(key, (map.get(key) ?? 0) + by);
+}

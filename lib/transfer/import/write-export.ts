@@ -1,0 +1,153 @@
+import type { Engine } from '../../engine';
+import { SINGLE_TYPES_COLLECTION } from '../../engine/indexes';
+import { UPLOAD_FILE_UID, type Attributes, type Registry } from '../../schema';
+import type { StorageProvider, StoredFileRef } from '../../media';
+import { jsonlStage, readArchive, readJsonLines, type ArchiveEntry, type ArchiveReadOptions } from '../archive-reader';
+import type { TransferProgress } from '../progress';
+import { KEPT_COLLECTION } from '../kept-lines';
+import type { IdMap, IdRange } from './allocate-ids';
+import { entityToRow, type RowContext } from './entity-row';
+import { ownerKey, type ImportPlan, type OwnedLink } from './import-plan';
+import { isKeptLink } from './plan-link';
+import { TransferError } from '../transfer-error';
+
+type Row = Record<string, unknown>;
+
+/** What a failed import takes back: the id blocks' rows, the uploaded objects, the single-type claims. */
+export interface ImportUndo {
+  readonly ranges: IdRange[];
+  readonly objects: StoredFileRef[];
+  readonly claims: string[];
+}
+
+export interface WriteContext {
+  readonly registry: Registry;
+  readonly engine: Engine;
+  readonly provider: StorageProvider;
+  readonly plan: ImportPlan;
+  readonly ids: { rows: IdMap; components: IdMap };
+  readonly undo: ImportUndo;
+  readonly progress: TransferProgress;
+}
+
+const BATCH = 500;
+const byPosition = (a: OwnedLink, b: OwnedLink): number => (a.pos ?? Infinity) - (b.pos ?? Infinity) || a.seq - b.seq;
+
+/** The row context of the write: stored component ids, relations as documentIds and media as file ids, in order. */
+function writeRowContext(ctx: WriteContext): RowContext {
+  const { plan, ids, registry } = ctx;
+  return {
+    registry,
+    componentId: (uid, sourceId) => ids.components.get(uid)!.get(sourceId)!,
+    fillLinks(type: string, sourceId: number, attributes: Attributes, out: Row) {
+      for (const [field, links] of plan.links.get(ownerKey(type, sourceId)) ?? []) {
+        const a = attributes[field]!;
+        const sorted = [...links].sort(byPosition);
+        const values =
+          a.kind === 'media'
+            ? sorted.map((l) => ids.rows.get(UPLOAD_FILE_UID)!.get(l.ref)!)
+            : [...new Set(sorted.map((l) => plan.rows.get(l.type)!.get(l.ref)!.documentId))];
+        const many = a.kind === 'media' ? a.multiple : a.kind === 'relation' && a.toMany;
+        out[field] = many ? values : (values[0] ?? null);
+      }
+    },
+  };
+}
+
+/** Rows waiting to be inserted, by collection, written BATCH at a time. */
+function createBatches(engine: Engine) {
+  const pending = new Map<string, Row[]>();
+  const flush = async (collection: string) => {
+    const rows = pending.get(collection);
+    if (rows?.length) {
+      pending.set(collection, []);
+      await engine.insertMany(collection, rows);
+    }
+  };
+  return {
+    async add(collection: string, row: Row) {
+      const rows = pending.get(collection) ?? [];
+      pending.set(collection, rows);
+      rows.push(row);
+      if (rows.length >= BATCH) await flush(collection);
+    },
+    async flushAll() {
+      for (const collection of pending.keys()) await flush(collection);
+    },
+  };
+}
+
+/** Stores one file of assets/uploads with the provider; the file row's url follows what the provider answers. */
+async function storeAsset(ctx: WriteContext, entry: ArchiveEntry, name: string): Promise<void> {
+  const object = ctx.plan.objects.get(name);
+  if (!object) return; // a file no row names: Strapi's import stores it nowhere either
+  const { hash, ext } = object;
+  const upload = { hash, ext, mime: object.mime, sizeInBytes: entry.size, stream: entry.stream };
+  const { url, provider_metadata } = await ctx.provider.upload(upload).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'EEXIST' ? new TransferError(`the uploads folder already holds ${name}: import into an empty uploads folder`) : error;
+  });
+  ctx.undo.objects.push({ hash, ext, url, provider_metadata });
+  const id = ctx.ids.rows.get(UPLOAD_FILE_UID)!.get(object.fileId)!;
+  const path = object.format ? `formats.${object.format}.` : '';
+  const set: Row = {};
+  if (url !== object.url) set[`${path}url`] = url;
+  if (!object.format && (object.provider !== ctx.provider.name || provider_metadata !== undefined)) {
+    set.provider = ctx.provider.name;
+    set.provider_metadata = provider_metadata ?? null;
+  }
+  if (Object.keys(set).length) await ctx.engine.updateMany('files', { id }, { $set: set });
+  ctx.progress.tick('assets', entry.size);
+}
+
+/**
+ * The second pass of an import: reads the export again and writes it through the engine: rows in batches (ids
+ * from the blocks taken, relations and media from the plan's links), files through the storage provider, the
+ * lines kept aside, then the single types' claims. Every write is recorded in `ctx.undo` first.
+ */
+export async function writeExport(ctx: WriteContext, file: string, options: ArchiveReadOptions): Promise<void> {
+  const { registry, engine, plan } = ctx;
+  const rowContext = writeRowContext(ctx);
+  const batches = createBatches(engine);
+  let kept = 0;
+  const keep = (stage: string, value: unknown) => batches.add(KEPT_COLLECTION, { seq: ++kept, stage, line: JSON.stringify(value) });
+  for await (const entry of readArchive(file, options)) {
+    const stage = jsonlStage(entry.name);
+    if (entry.name.startsWith('assets/uploads/')) {
+      await batches.flushAll();
+      await storeAsset(ctx, entry, entry.name.slice('assets/uploads/'.length));
+    } else if (entry.name === 'metadata.json') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry.stream) chunks.push(chunk as Buffer);
+      await keep('metadata', JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    } else if (stage) {
+      for await (const { value } of readJsonLines(entry)) {
+        if (stage === 'entities') {
+          const { type, id, data } = value as { type: string; id: number; data: unknown };
+          const ct = registry.contentTypes.get(type);
+          if (!ct) await keep(stage, value);
+          else {
+            await batches.add(ct.collectionName, { id: ctx.ids.rows.get(type)!.get(id)!, ...entityToRow(rowContext, ct, id, data) });
+            ctx.progress.tick('entities', 0);
+          }
+        } else if (stage === 'links') {
+          if (isKeptLink(registry, value)) await keep(stage, value);
+        } else await keep(stage, value);
+      }
+    }
+  }
+  await batches.flushAll();
+  await claimSingleTypes(ctx);
+}
+
+/** The `_single_types` claim of each imported single type (docs/storage-model.md): what keeps it to one document. */
+async function claimSingleTypes(ctx: WriteContext): Promise<void> {
+  for (const [uid, rows] of ctx.plan.rows) {
+    const [first] = rows.values();
+    if (ctx.registry.contentType(uid).kind !== 'singleType' || !first) continue;
+    ctx.undo.claims.push(uid);
+    const { documentId } = first;
+    if ((await ctx.engine.updateMany(SINGLE_TYPES_COLLECTION, { _id: uid }, { $set: { documentId } })) === 0) {
+      await ctx.engine.insertMany(SINGLE_TYPES_COLLECTION, [{ _id: uid, documentId }]);
+    }
+  }
+}

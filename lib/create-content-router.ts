@@ -3,7 +3,7 @@ import { createAuth, type AuthOptions } from './auth';
 import { createDocumentService, documentServices, type DocumentService, type LifecycleHooks } from './documents';
 import { memoryEngine, type Engine } from './engine';
 import { indexesFor } from './engine/indexes';
-import { createRegistry, type ComponentSchema, type ContentTypeSchema, type I18nOptions, type Registry } from './schema';
+import { createRegistry, type ComponentSchema, type ContentTypeSchema, type CustomFieldsOption, type I18nOptions, type Registry } from './schema';
 import type { DocumentOf } from './index';
 import { createHttpRouter } from './http/create-http-router';
 import { createEngineReadiness } from './http/engine-readiness';
@@ -24,6 +24,15 @@ export interface ContentRouterOptions {
   contentTypes: readonly ContentTypeSchema[];
   /** Strapi component definitions keyed by uid (`'shared.seo'`). */
   components?: Readonly<Record<string, ComponentSchema>>;
+  /**
+   * What each custom field of the schema files stores, keyed by its uid, as its Strapi plugin registers it with
+   * `strapi.customFields.register({ name, plugin, type })`. A schema naming an unregistered custom field is refused
+   * at start-up (`CR_UNKNOWN_CUSTOM_FIELD`).
+   *
+   * @example
+   * customFields: { 'plugin::color-picker.color': { type: 'string' } }
+   */
+  customFields?: CustomFieldsOption;
   /** Storage engine; default `memoryEngine()` (in memory only: a `CR_MEMORY_ONLY` warning at startup). */
   engine?: Engine;
   /**
@@ -121,7 +130,7 @@ export interface ContentRouter extends Router {
  */
 export function createContentRouter(options: ContentRouterOptions): ContentRouter {
   validateRouterOptions(options);
-  const registry = createRegistry({ contentTypes: options.contentTypes, components: options.components, i18n: options.i18n });
+  const registry = createRegistry({ contentTypes: options.contentTypes, components: options.components, i18n: options.i18n, customFields: options.customFields });
   checkLifecycles(options.lifecycles, registry);
   const engine = options.engine ?? memoryEngine();
   const rest = {

@@ -21,6 +21,8 @@ export type {
   ContentTypeSchema,
   ComponentSchema,
   AttributeSchema,
+  CustomFieldsOption,
+  CustomFieldOption,
 } from './schema';
 export type { Query, RestLimits } from './query';
 

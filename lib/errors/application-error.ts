@@ -100,3 +100,18 @@ export function invalidKeyError(
   if (param !== undefined) details.param = param;
   return new ValidationError(message, details);
 }
+
+/**
+ * `Invalid key <key>: polymorphic relations (<relation>) are not supported by this API`: a morph relation of the
+ * schema, loaded but not served (docs/rest-api.md, "Morph relations"), named in the query or the body. The details
+ * are those of `Invalid key`.
+ *
+ * @example
+ * throw morphKeyError('related', 'morphToMany', 'related', 'body');
+ */
+export function morphKeyError(key: string, relation: string, path: string | null, source: 'query' | 'body', param?: string): ValidationError {
+  const at = path && path !== key && source === 'query' ? ` at ${path}` : '';
+  const details: Record<string, unknown> = { key, path, source };
+  if (param !== undefined) details.param = param;
+  return new ValidationError(`Invalid key ${key}${at}: polymorphic relations (${relation}) are not supported by this API`, details);
+}

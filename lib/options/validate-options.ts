@@ -1,5 +1,6 @@
 import Ajv from 'ajv';
 import { ConfigurationError } from '../errors';
+import { checkCustomFieldUids, CUSTOM_FIELD_TYPES } from '../schema/custom-fields';
 import { ajvErrorMessage, pickAjvError } from './ajv-message';
 
 const positiveInteger = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
@@ -16,6 +17,15 @@ export const routerOptionsSchema = {
   properties: {
     contentTypes: { type: 'array' },
     components: { type: 'object' },
+    customFields: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        required: ['type'],
+        additionalProperties: false,
+        properties: { type: { enum: CUSTOM_FIELD_TYPES }, name: { type: 'string' }, plugin: { type: 'string' }, inputSize: { type: 'object' } },
+      },
+    },
     engine: { type: 'object' },
     rest: {
       type: 'object',
@@ -96,6 +106,7 @@ export function validateRouterOptions(options: unknown): void {
     const error = pickAjvError(validate.errors ?? []);
     invalid(error ? ajvErrorMessage('options', error, 'option') : 'options are invalid');
   }
+  checkCustomFieldUids((options as { customFields?: object }).customFields);
   const o = options as { engine?: { aggregate?: unknown }; rest?: { defaultLimit?: number; maxLimit?: number }; onError?: unknown; documentId?: unknown; logger?: unknown };
   if (o.engine !== undefined && typeof o.engine.aggregate !== 'function') {
     invalid('options.engine must be an Engine (memoryEngine() or mongoEngine())');

@@ -6,6 +6,7 @@ import { parseFields } from './parse-fields';
 import { parseFilters } from './parse-filters';
 import { invalidKey, invalidValue, type ParseScope } from './parse-scope';
 import { parseSort } from './parse-sort';
+import { unknownKey } from './resolve-attribute';
 import { contentTypeTarget, defaultNode, localizationsAttribute, type PopulateTarget } from './populate-star';
 import type { PopulateMap, PopulateNode } from './types';
 
@@ -106,6 +107,7 @@ function dynamicZoneNode(scope: ParseScope, zone: DynamicZoneAttribute, options:
 
 function lookup(scope: ParseScope, target: PopulateTarget, key: string): Attribute {
   const attribute = ADMIN_RELATIONS.has(key) ? undefined : ownValue(target.attributes, key);
+  if (!attribute && !ADMIN_RELATIONS.has(key)) throw unknownKey(scope, target.attributes, key, key);
   if (!attribute || attribute.private || attribute.kind === 'scalar') throw invalidKey(scope, key, key);
   return attribute;
 }

@@ -1,6 +1,16 @@
+import { morphKeyError, type ValidationError } from '../errors';
 import type { Attribute, Attributes } from '../schema';
 import { ownValue } from './as-list';
 import { invalidKey, joinPath, type ParseScope } from './parse-scope';
+
+/**
+ * `Invalid key <key>` for a key `attributes` do not have; when it is a morph relation of the schema (loaded, not
+ * served: docs/rest-api.md, "Morph relations"), the message says so.
+ */
+export function unknownKey(scope: ParseScope, attributes: Attributes, key: string, path: string | null): ValidationError {
+  const morph = scope.registry.morphRelation(attributes, key);
+  return morph ? morphKeyError(key, morph.relation, path, 'query', scope.param) : invalidKey(scope, key, path);
+}
 
 /** Strapi's admin-user relations: present on every Strapi type, never reachable from the Content API. */
 const ADMIN_RELATIONS: ReadonlySet<string> = new Set(['createdBy', 'updatedBy']);
@@ -12,7 +22,7 @@ const ADMIN_RELATIONS: ReadonlySet<string> = new Set(['createdBy', 'updatedBy'])
 export function resolveAttribute(scope: ParseScope, attributes: Attributes, key: string, parentPath: string | null): Attribute {
   if (ADMIN_RELATIONS.has(key)) throw invalidKey(scope, key, joinPath(parentPath, key));
   const attribute = ownValue(attributes, key);
-  if (!attribute) throw invalidKey(scope, key, parentPath);
+  if (!attribute) throw unknownKey(scope, attributes, key, parentPath);
   if (attribute.private) throw invalidKey(scope, key, joinPath(parentPath, key));
   return attribute;
 }

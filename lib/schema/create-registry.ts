@@ -1,97 +1,19 @@
 import { ConfigurationError } from '../errors';
-import { ajvErrorMessage, pickAjvError } from '../options/ajv-message';
 import { suggestion } from '../options/did-you-mean';
-import {
-  validateComponentDefinition,
-  validateContentTypeDefinition,
-} from './definition-schema';
-import { normalizeAttribute } from './normalize-attribute';
-import { systemAttributes, uploadFileDefinition } from './system-attributes';
+import { buildComponent, buildContentType, type BuildContext } from './build-model';
+import type { CustomFieldsOption } from './custom-fields';
+import { warnUnknownSchemaKeys } from './schema-keys';
+import { uploadFileDefinition } from './system-attributes';
 import { normalizeI18n } from './normalize-i18n';
-import type { Attribute, Component, ContentType, I18nOptions, IncomingRelation, Registry } from './types';
-import { SYSTEM_FIELDS, UPLOAD_FILE_UID } from './types';
-
+import type { Attribute, Attributes, Component, ContentType, I18nOptions, IncomingRelation, MorphRelationAttribute, Registry } from './types';
+import { UPLOAD_FILE_UID } from './types';
 
 export interface RegistryInput {
   contentTypes: readonly unknown[];
   components?: Readonly<Record<string, unknown>>;
   i18n?: I18nOptions;
-}
-
-const RESERVED = new Set<string>([...SYSTEM_FIELDS, 'localizations', 'createdBy', 'updatedBy', '_id', '__proto__', 'constructor', 'prototype']);
-
-function ajvMessage(root: string, errors: Parameters<typeof pickAjvError>[0] | null | undefined): string {
-  const error = pickAjvError(errors ?? []);
-  return error ? ajvErrorMessage(root, error) : `${root} is invalid`;
-}
-
-/** A uid attribute's `targetField` names an attribute of the same type or component (Strapi's rule). */
-function checkTargetFields(owner: string, attrs: Record<string, Attribute>): void {
-  for (const a of Object.values(attrs)) {
-    if (a.kind !== 'scalar' || a.targetField === undefined) continue;
-    const target = attrs[a.targetField];
-    if (!target) {
-      throw new ConfigurationError('CR_INVALID_SCHEMA', `${owner}.${a.name}.targetField: "${a.targetField}" is not an attribute of ${owner}${suggestion(a.targetField, Object.keys(attrs))}`);
-    }
-  }
-}
-
-function buildAttributes(owner: string, rawAttrs: Record<string, unknown>, localized: boolean): Record<string, Attribute> {
-  const attrs: Record<string, Attribute> = {};
-  for (const [name, raw] of Object.entries(rawAttrs)) {
-    if (RESERVED.has(name) || name.startsWith('$') || name.startsWith('_')) {
-      throw new ConfigurationError('CR_RESERVED_ATTRIBUTE', `${owner}.${name}: "${name}" is a reserved attribute name`);
-    }
-    attrs[name] = normalizeAttribute(owner, name, raw as Record<string, unknown>, localized);
-  }
-  return attrs;
-}
-
-function buildContentType(def: unknown): ContentType {
-  if (!validateContentTypeDefinition(def)) {
-    const label = (def as { info?: { singularName?: string } })?.info?.singularName ?? '(unnamed)';
-    throw new ConfigurationError('CR_INVALID_SCHEMA', `content type ${label}: ${ajvMessage('schema', validateContentTypeDefinition.errors)}`);
-  }
-  const d = def as typeof uploadFileDefinition & { uid?: string; pluginOptions?: { i18n?: { localized?: boolean } } };
-  const singular = d.info.singularName;
-  const uid = d.uid ?? `api::${singular}.${singular}`;
-  if ((d.info.pluralName as string) === singular) {
-    throw new ConfigurationError('CR_INVALID_SCHEMA', `${uid}.info.pluralName: "${singular}" is also the singularName; Strapi needs two different names (the routes /${singular} and /${singular}/:id would clash)`);
-  }
-  const localized = d.pluginOptions?.i18n?.localized === true;
-  const own = buildAttributes(uid, d.attributes as Record<string, unknown>, localized);
-  checkTargetFields(uid, own);
-  return Object.freeze({
-    uid,
-    kind: d.kind,
-    singularName: singular,
-    pluralName: d.info.pluralName,
-    collectionName: d.collectionName ?? d.info.pluralName.replace(/-/g, '_'),
-    draftAndPublish: (d.options as { draftAndPublish?: boolean } | undefined)?.draftAndPublish === true,
-    localized,
-    attributes: Object.freeze({ ...own, ...systemAttributes(localized) }),
-    attributeNames: Object.freeze(Object.keys(own)),
-    internal: uid.startsWith('plugin::'),
-  });
-}
-
-function buildComponent(uid: string, def: unknown): Component {
-  if (!/^[a-z0-9-]+\.[a-z0-9-]+$/.test(uid)) {
-    throw new ConfigurationError('CR_INVALID_SCHEMA', `component ${uid}: a component uid is "<category>.<name>"`);
-  }
-  if (!validateComponentDefinition(def)) {
-    throw new ConfigurationError('CR_INVALID_SCHEMA', `component ${uid}: ${ajvMessage('schema', validateComponentDefinition.errors)}`);
-  }
-  const d = def as { collectionName?: string; attributes: Record<string, unknown> };
-  const own = buildAttributes(uid, d.attributes, false);
-  checkTargetFields(uid, own);
-  return Object.freeze({
-    uid,
-    category: uid.split('.')[0]!,
-    collectionName: d.collectionName ?? `components_${uid.replace(/[.-]/g, '_')}`,
-    attributes: Object.freeze({ ...own, id: systemAttributes(false).id! }),
-    attributeNames: Object.freeze(Object.keys(own)),
-  });
+  /** What each custom field stores (the `customFields` option). */
+  customFields?: CustomFieldsOption;
 }
 
 /**
@@ -137,19 +59,53 @@ function checkReferences(owner: string, attrs: Record<string, Attribute> | Reado
 }
 
 /**
- * Validates the definitions and builds the immutable registry. Throws a ConfigurationError naming the type
- * and attribute at the first mistake.
+ * A `morphOne` / `morphMany` names an existing target, and its `morphBy` a `morphToOne` / `morphToMany` of that
+ * target (@strapi/types `MorphReferenceCommonProperties`).
+ */
+function checkMorphReferences(owner: string, morph: Readonly<Record<string, MorphRelationAttribute>>, types: Map<string, ContentType>): void {
+  for (const m of Object.values(morph)) {
+    if (m.target === undefined) continue;
+    const where = `${owner}.${m.name}`;
+    const target = types.get(m.target);
+    if (!target) throw new ConfigurationError('CR_UNKNOWN_TARGET', `${where}: relation to unknown type "${m.target}"${targetSuggestion(m.target, types)}`);
+    if (m.morphBy === undefined) continue;
+    const back = target.morphRelations[m.morphBy];
+    if (!back || (back.relation !== 'morphToOne' && back.relation !== 'morphToMany')) {
+      throw new ConfigurationError('CR_RELATION_MISMATCH', `${where}: morphBy "${m.morphBy}" is not a morphToOne or morphToMany attribute of ${m.target}`);
+    }
+  }
+}
+
+function incomingRelationsOf(types: ReadonlyMap<string, ContentType>): Map<string, IncomingRelation[]> {
+  const incoming = new Map<string, IncomingRelation[]>();
+  for (const ct of types.values()) {
+    for (const a of Object.values(ct.attributes)) {
+      if (a.kind === 'relation' && a.owner) {
+        const list = incoming.get(a.target) ?? [];
+        list.push({ sourceUid: ct.uid, attribute: a });
+        incoming.set(a.target, list);
+      }
+    }
+  }
+  return incoming;
+}
+
+/**
+ * Validates the definitions (schema files, or loaded models as `strapi.contentTypes` holds them) and builds the
+ * immutable registry. Throws a ConfigurationError naming the type and attribute at the first mistake; keys that
+ * Strapi does not use are accepted and named in one `CR_UNKNOWN_SCHEMA_KEYS` warning (lib/schema/schema-keys.ts).
  *
  * @example
  * const registry = createRegistry({ contentTypes: [articleSchema], components: { 'shared.seo': seo } });
  */
 export function createRegistry(input: RegistryInput): Registry {
+  const ctx: BuildContext = { customFields: input.customFields, unknownKeys: [] };
   const types = new Map<string, ContentType>();
   const routes = new Map<string, ContentType>();
   const components = new Map<string, Component>();
-  for (const [uid, def] of Object.entries(input.components ?? {})) components.set(uid, buildComponent(uid, def));
+  for (const [uid, def] of Object.entries(input.components ?? {})) components.set(uid, buildComponent(uid, def, ctx));
   for (const def of [...input.contentTypes, uploadFileDefinition]) {
-    const ct = buildContentType(def);
+    const ct = buildContentType(def, ctx);
     if (types.has(ct.uid)) throw new ConfigurationError('CR_DUPLICATE_API_ID', `${ct.uid}: defined twice`);
     types.set(ct.uid, ct);
     if (ct.internal) continue;
@@ -163,24 +119,23 @@ export function createRegistry(input: RegistryInput): Registry {
     if (ct.kind === 'collectionType') routes.set(`\0${ct.singularName}`, ct);
   }
   const collections = new Map<string, string>();
+  const morphByAttributes = new Map<Attributes, Readonly<Record<string, MorphRelationAttribute>>>();
   for (const ct of types.values()) {
     const clash = collections.get(ct.collectionName);
     if (clash) throw new ConfigurationError('CR_DUPLICATE_API_ID', `${ct.uid}: collectionName "${ct.collectionName}" is already used by ${clash}`);
     collections.set(ct.collectionName, ct.uid);
     checkReferences(ct.uid, ct.attributes, types, components, false);
+    checkMorphReferences(ct.uid, ct.morphRelations, types);
+    morphByAttributes.set(ct.attributes, ct.morphRelations);
   }
-  for (const c of components.values()) checkReferences(c.uid, c.attributes, types, components, true);
+  for (const c of components.values()) {
+    checkReferences(c.uid, c.attributes, types, components, true);
+    checkMorphReferences(c.uid, c.morphRelations, types);
+    morphByAttributes.set(c.attributes, c.morphRelations);
+  }
   const i18n = normalizeI18n(input.i18n);
-  const incoming = new Map<string, IncomingRelation[]>();
-  for (const ct of types.values()) {
-    for (const a of Object.values(ct.attributes)) {
-      if (a.kind === 'relation' && a.owner) {
-        const list = incoming.get(a.target) ?? [];
-        list.push({ sourceUid: ct.uid, attribute: a });
-        incoming.set(a.target, list);
-      }
-    }
-  }
+  const incoming = incomingRelationsOf(types);
+  warnUnknownSchemaKeys(ctx.unknownKeys);
   return Object.freeze({
     contentTypes: types,
     components,
@@ -197,6 +152,10 @@ export function createRegistry(input: RegistryInput): Registry {
     },
     byRoute: (apiId: string) => routes.get(apiId),
     incomingRelations: (uid: string) => incoming.get(uid) ?? [],
+    morphRelation(attributes: Attributes, key: string) {
+      const morph = morphByAttributes.get(attributes);
+      return morph !== undefined && Object.prototype.hasOwnProperty.call(morph, key) ? morph[key] : undefined;
+    },
   });
 }
 

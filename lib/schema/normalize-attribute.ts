@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors';
-import type { Attribute, RelationKind, ScalarType } from './types';
+import type { Attribute, MorphRelationAttribute, MorphRelationKind, RelationKind, ScalarType } from './types';
 
 const SCALAR_TYPES: ReadonlySet<string> = new Set<ScalarType>([
   'string', 'text', 'richtext', 'blocks', 'email', 'password', 'uid', 'integer', 'biginteger', 'float',
@@ -9,6 +9,40 @@ const RELATION_KINDS: ReadonlySet<string> = new Set<RelationKind>([
   'oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'oneWay', 'manyWay',
 ]);
 const TO_MANY: ReadonlySet<string> = new Set(['oneToMany', 'manyToMany', 'manyWay']);
+const MORPH_KINDS: ReadonlySet<string> = new Set<MorphRelationKind>(['morphToOne', 'morphToMany', 'morphOne', 'morphMany']);
+
+/** true for `{ type: 'relation', relation: 'morph...' }`: loaded by {@link normalizeMorphRelation}, not served. */
+export function isMorphRelation(raw: Readonly<Record<string, unknown>>): boolean {
+  return raw.type === 'relation' && typeof raw.relation === 'string' && raw.relation.startsWith('morph');
+}
+
+/**
+ * A morph relation as @strapi/types `schema/attribute/definitions/relation.ts` defines them: `morphToOne` and
+ * `morphToMany` (the owner side: no target, any type), `morphOne` and `morphMany` (a `target`, and optionally the
+ * target's owner attribute in `morphBy`).
+ */
+export function normalizeMorphRelation(owner: string, name: string, raw: Readonly<Record<string, unknown>>): MorphRelationAttribute {
+  const where = `${owner}.${name}`;
+  const relation = String(raw.relation);
+  if (!MORPH_KINDS.has(relation)) {
+    throw new ConfigurationError('CR_INVALID_SCHEMA', `${where}: unknown relation kind "${relation}" (morph relations: ${[...MORPH_KINDS].join(', ')})`);
+  }
+  const referenced = relation === 'morphOne' || relation === 'morphMany';
+  if (referenced && typeof raw.target !== 'string') {
+    throw new ConfigurationError('CR_INVALID_SCHEMA', `${where}: a ${relation} relation needs a "target"`);
+  }
+  if (raw.morphBy !== undefined && typeof raw.morphBy !== 'string') {
+    throw new ConfigurationError('CR_INVALID_SCHEMA', `${where}: "morphBy" names an attribute of the target`);
+  }
+  return {
+    name,
+    kind: 'morph',
+    relation: relation as MorphRelationKind,
+    target: referenced ? (raw.target as string) : undefined,
+    morphBy: referenced ? (raw.morphBy as string | undefined) : undefined,
+    raw,
+  };
+}
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
@@ -91,9 +125,6 @@ function normalizeRelation(
   raw: Record<string, unknown>,
 ): Attribute {
   const relation = String(raw.relation);
-  if (/^morph/.test(relation)) {
-    throw new ConfigurationError('CR_MORPH_RELATION', `${where}: polymorphic relations ("${relation}") are not supported`);
-  }
   if (!RELATION_KINDS.has(relation)) {
     throw new ConfigurationError('CR_INVALID_SCHEMA', `${where}: unknown relation kind "${relation}"`);
   }

@@ -84,6 +84,23 @@ export interface DynamicZoneAttribute extends AttributeBase {
 
 export type Attribute = ScalarAttribute | MediaAttribute | RelationAttribute | ComponentAttribute | DynamicZoneAttribute;
 
+export type MorphRelationKind = 'morphToOne' | 'morphToMany' | 'morphOne' | 'morphMany';
+
+/**
+ * A polymorphic relation of a schema: loaded, but not served (docs/rest-api.md, "Morph relations"). It is not in
+ * `attributes`, so no read, write or document answers it; a request naming it is a 400 saying why.
+ */
+export interface MorphRelationAttribute {
+  readonly name: string;
+  readonly kind: 'morph';
+  readonly relation: MorphRelationKind;
+  /** The target of `morphOne` / `morphMany`; `morphToOne` / `morphToMany` point to any type. */
+  readonly target?: string;
+  /** The target's `morphToOne` / `morphToMany` attribute (`morphOne` / `morphMany`). */
+  readonly morphBy?: string;
+  readonly raw: Readonly<Record<string, unknown>>;
+}
+
 /** What a query can address: attributes plus the system fields. */
 export type Attributes = Readonly<Record<string, Attribute>>;
 
@@ -101,6 +118,8 @@ export interface ContentType {
   readonly attributeNames: readonly string[];
   /** true for built-in types (upload files) that have no Content API routes. */
   readonly internal: boolean;
+  /** The morph relations of the schema, by name (not served: see MorphRelationAttribute). */
+  readonly morphRelations: Readonly<Record<string, MorphRelationAttribute>>;
 }
 
 export interface Component {
@@ -109,6 +128,8 @@ export interface Component {
   readonly collectionName: string;
   readonly attributes: Attributes;
   readonly attributeNames: readonly string[];
+  /** The morph relations of the schema, by name (not served: see MorphRelationAttribute). */
+  readonly morphRelations: Readonly<Record<string, MorphRelationAttribute>>;
 }
 
 export interface I18nSettings {
@@ -139,6 +160,11 @@ export interface Registry {
   byRoute(apiId: string): ContentType | undefined;
   /** Relation attributes of other types (and of components) that store relations to `uid`. */
   incomingRelations(uid: string): readonly IncomingRelation[];
+  /**
+   * The morph relation `key` of the type or component whose `attributes` these are (the registry's own object),
+   * for the 400 that says why a request cannot name it; undefined otherwise.
+   */
+  morphRelation(attributes: Attributes, key: string): MorphRelationAttribute | undefined;
 }
 
 export interface IncomingRelation {

@@ -21,7 +21,7 @@ function failure(options: Record<string, unknown>): ConfigurationError {
 
 describe('configuration mistakes are refused at start-up, naming the key, its path and a did-you-mean', () => {
   it.each<[string, Record<string, unknown>, string, string]>([
-    ['an unknown top-level option', { restt: {} }, 'CR_INVALID_OPTIONS', 'options.restt: unknown option (did you mean "rest"?); allowed: contentTypes, components, engine, rest,'],
+    ['an unknown top-level option', { restt: {} }, 'CR_INVALID_OPTIONS', 'options.restt: unknown option (did you mean "rest"?); allowed: contentTypes, components, customFields, engine, rest,'],
     ['a top-level option in the wrong case', { ReadyWaitMS: 1 }, 'CR_INVALID_OPTIONS', 'options.ReadyWaitMS: unknown option (did you mean "readyWaitMS"?)'],
     ['an unknown option far from any', { colour: 'red' }, 'CR_INVALID_OPTIONS', 'options.colour: unknown option; allowed:'],
     ['i18n.default', { i18n: { locales: ['en'], default: 'en' } }, 'CR_INVALID_OPTIONS', 'options.i18n.default: unknown option (did you mean "defaultLocale"?); allowed: locales, defaultLocale'],
@@ -35,6 +35,10 @@ describe('configuration mistakes are refused at start-up, naming the key, its pa
     ['a hook under an unknown uid', { lifecycles: { 'api::page.page': { beforeCreate: () => undefined } } }, 'CR_INVALID_OPTIONS', 'options.lifecycles.api::page.page: unknown content type; allowed: api::article.article, plugin::upload.file'],
     ['a misspelled hook name', { lifecycles: { 'api::article.article': { beforeCreated: () => undefined } } }, 'CR_INVALID_OPTIONS', 'options.lifecycles.api::article.article.beforeCreated: unknown hook (did you mean "beforeCreate"?)'],
     ['a hook that is not a function', { lifecycles: { 'api::article.article': { afterCreate: 'log' } } }, 'CR_INVALID_OPTIONS', 'options.lifecycles.api::article.article.afterCreate must be a function'],
+    ['a customFields entry with a misspelled key', { customFields: { 'plugin::color-picker.color': { typ: 'string' } } }, 'CR_INVALID_OPTIONS', "options.customFields.plugin::color-picker.color.typ: unknown option (did you mean \"type\"?)"],
+    ['a customFields entry without its type', { customFields: { 'plugin::color-picker.color': { name: 'color' } } }, 'CR_INVALID_OPTIONS', "options.customFields.plugin::color-picker.color must have required property 'type'"],
+    ['a custom field storing a type Strapi does not allow', { customFields: { 'global::x': { type: 'media' } } }, 'CR_INVALID_OPTIONS', 'options.customFields.global::x.type must be one of "biginteger", "boolean", "date", "datetime", "decimal", "email", "enumeration", "float", "integer", "json", "password", "richtext", "string", "text", "time", "uid"'],
+    ['a custom field uid that is not one', { customFields: { 'color-picker.color': { type: 'string' } } }, 'CR_INVALID_OPTIONS', 'options.customFields["color-picker.color"]: a custom field uid is "plugin::<plugin>.<name>" or "global::<name>"'],
     ['a documentId that is not a function', { documentId: 'uuid' }, 'CR_INVALID_OPTIONS', 'options.documentId must be a function'],
     ['requried in an attribute', { contentTypes: [article({ body: { type: 'text', requried: true } })] }, 'CR_INVALID_SCHEMA', 'content type article: schema.attributes.body.requried: unknown key (did you mean "required"?)'],
     ['an unknown info key', { contentTypes: [article({}, { info: { singularName: 'article', pluralName: 'articles', displayname: 'A' } })] }, 'CR_INVALID_SCHEMA', 'schema.info.displayname: unknown key (did you mean "displayName"?)'],

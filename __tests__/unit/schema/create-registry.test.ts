@@ -56,7 +56,7 @@ describe('createRegistry', () => {
     ['an unknown attribute type', [type('a', { x: { type: 'colour' } })], {}, 'CR_UNKNOWN_ATTRIBUTE_TYPE'],
     ['a relation to an unknown target', [type('a', { x: { type: 'relation', relation: 'oneWay', target: 'api::nope.nope' } })], {}, 'CR_UNKNOWN_TARGET'],
     ['inversedBy without mappedBy', [type('a', { x: { type: 'relation', relation: 'manyToOne', target: 'api::b.b', inversedBy: 'as' } }), type('b', {})], {}, 'CR_RELATION_MISMATCH'],
-    ['a morph relation', [type('a', { x: { type: 'relation', relation: 'morphToMany' } })], {}, 'CR_MORPH_RELATION'],
+    ['a morph relation without its target', [type('a', { x: { type: 'relation', relation: 'morphMany' } })], {}, 'CR_INVALID_SCHEMA'],
     ['an unknown component', [type('a', { x: { type: 'component', component: 'shared.nope' } })], {}, 'CR_UNKNOWN_COMPONENT'],
     ['an unknown dynamic zone component', [type('a', { x: { type: 'dynamiczone', components: ['shared.nope'] } })], {}, 'CR_UNKNOWN_COMPONENT'],
     ['two types with one API id', [type('a', {}), type('a', {})], {}, 'CR_DUPLICATE_API_ID'],

@@ -1,4 +1,5 @@
 import type { Attributes, Component, ContentType, Registry } from '../types';
+import { morphKeyError } from '../../errors';
 import { bodyKeyError } from './body-errors';
 import { isPlainObject, ownAttribute } from './model-lookup';
 import { checkRelationShape } from './relation-shape';
@@ -40,7 +41,10 @@ function walkModel(
   for (const key of Object.keys(data)) {
     if (allowed.has(key)) continue;
     const attr = ownAttribute(attributes, key);
-    if (!attr) throw bodyKeyError(key, null);
+    if (!attr) {
+      const morph = registry.morphRelation(attributes, key);
+      throw morph ? morphKeyError(key, morph.relation, [...path, key].join('.'), 'body') : bodyKeyError(key, null);
+    }
     const value = data[key];
     const here = [...path, key];
     switch (attr.kind) {

@@ -58,6 +58,22 @@ export class MemoryCollection {
     }
   }
 
+  /**
+   * The fields whose plain equality selects candidate rows from a hash index instead of a scan: `documentId`,
+   * `id`, and the first field of each declared index that is unique or has one field (a unique attribute, an
+   * owning relation, a media field), as MongoDB would use those indexes for the same equality. Indexes that start
+   * with a scope field (`_status`, `locale`: half the rows each) are left out: their bucket is no narrower than a
+   * scan.
+   */
+  candidateFields(): readonly string[] {
+    const fields = new Set<string>(['documentId', 'id']);
+    for (const spec of this.specs) {
+      const keys = Object.keys(spec.keys);
+      if (keys[0] !== undefined && (spec.unique || keys.length === 1)) fields.add(keys[0]);
+    }
+    return [...fields];
+  }
+
   /** The hash index of a top-level `field`, built on first use. */
   index(field: string): FieldIndex {
     let index = this.fieldIndexes.get(field);

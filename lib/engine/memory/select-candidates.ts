@@ -2,20 +2,21 @@ import type { Filter, Row } from '../types';
 import { isIndexable } from './field-index';
 import type { MemoryCollection } from './memory-collection';
 
-/** Fields whose plain equality is answered from a hash index instead of a scan. */
-const INDEXED_FIELDS = ['documentId', 'id'] as const;
-
 /**
  * The rows that may match `filter`, in natural order: the index bucket(s) when the filter (or one branch of a
- * top-level `$and`) is a plain equality (`v`, `{ $eq: v }`, `{ $in: [...] }`) on `documentId` or `id`, otherwise
- * every row. Always a superset: callers still test the whole filter on each row.
+ * top-level `$and`) is a plain equality (`v`, `{ $eq: v }`, `{ $in: [...] }`) on one of the collection's
+ * candidate fields (`documentId`, `id`, a unique attribute, an owning relation: `MemoryCollection.candidateFields`),
+ * otherwise every row. Always a superset: callers still test the whole filter on each row. A unique attribute's
+ * check before a write (`{ slug, documentId: { $ne }, _status, locale }`) scanned every row: 66 ms per create at
+ * 100,000 articles.
  */
 export function selectCandidates(collection: MemoryCollection, filter: Filter): readonly Row[] {
   return indexed(collection, filter) ?? collection.all();
 }
 
 function indexed(collection: MemoryCollection, filter: Filter): Row[] | null {
-  for (const field of INDEXED_FIELDS) {
+  for (const field of collection.candidateFields()) {
+    if (!Object.hasOwn(filter, field)) continue;
     const values = equalityValues(filter[field]);
     const rows = values ? collection.index(field).select(values) : null;
     if (rows) return rows;

@@ -28,8 +28,8 @@ function expectSameFiles(source: string, copy: string, keep?: (rel: string) => b
   expect(different).toEqual([]);
 }
 
-/** What the tests read of the blog model: every content type, every component (any category), the permissions. */
-const MODEL_FILE = /^(content-types\/[^/]+\.json|components\/[^/]+\/[^/]+\.json|permissions\.json)$/;
+/** What the tests read of the blog model: every content type, every component (any category), the permissions, Strapi's export of its data. */
+const MODEL_FILE = /^(content-types\/[^/]+\.json|components\/[^/]+\/[^/]+\.json|permissions\.json|strapi-export\.tar)$/;
 
 // Skipped (and named so in the report) on a clone alone: there is nothing to compare the copies with.
 const describeShared = existsSync(join(SHARED, 'conformance')) ? describe : describe.skip;
@@ -43,7 +43,11 @@ describeShared(`copied data matches ../shared (${SHARED}; skipped when it is abs
     expectSameFiles(join(SHARED, 'conformance', 'golden'), join(REPO, '__tests__', 'conformance', 'golden'));
   });
 
-  it('examples/blog/model is byte-identical to ../shared/fixtures/blog (schemas and permissions)', () => {
+  it('__tests__/conformance/users is byte-identical to ../shared/conformance/users (cases and golden)', () => {
+    expectSameFiles(join(SHARED, 'conformance', 'users'), join(REPO, '__tests__', 'conformance', 'users'));
+  });
+
+  it('examples/blog/model is byte-identical to ../shared/fixtures/blog (schemas, permissions, strapi-export.tar)', () => {
     expectSameFiles(join(SHARED, 'fixtures', 'blog'), join(REPO, 'examples', 'blog', 'model'), (rel) => MODEL_FILE.test(rel));
   });
 });

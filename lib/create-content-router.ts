@@ -4,7 +4,7 @@ import { createDocumentService, documentServices, type DocumentService, type Lif
 import { memoryEngine, type Engine } from './engine';
 import { indexesFor } from './engine/indexes';
 import { createRegistry, type ComponentSchema, type ContentTypeSchema, type CustomFieldsOption, type I18nOptions, type Registry } from './schema';
-import type { DocumentOf } from './index';
+import type { DocumentInputOf, DocumentOf, DocumentUid } from './index';
 import { createHttpRouter } from './http/create-http-router';
 import { createEngineReadiness } from './http/engine-readiness';
 import { createLogger, type Logger } from './errors/logger';
@@ -17,6 +17,8 @@ import { createOpenApiDocument, type OpenApiDocument, type OpenApiDocumentOption
 import { checkLifecycles } from './options/check-lifecycles';
 import { validateRouterOptions } from './options/validate-options';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_JOINED_ROWS } from './query/depth-limit';
+import { checkActions } from './auth/check-actions';
+import { createUsersPermissions } from './users-permissions';
 
 /** Options of `createContentRouter`; see docs/options.md. */
 export interface ContentRouterOptions {
@@ -107,9 +109,10 @@ export interface ContentRouter extends Router {
    * Strapi 5's Document Service for one content type (with every permission): `findMany({ filters, populate, ... })`,
    * `findOne({ documentId })`, `create({ data, status })`, ... and the REST query-string forms (docs/documents.md).
    * An unknown uid throws an Error naming the content types. With generated types in scope (docs/types.md) the
-   * documents are typed: `documents('api::article.article')` answers `Article`s.
+   * documents and parameters are typed: `documents('api::article.article')` answers `Article`s, takes only known
+   * uids, and checks `data`, `filters`, `fields`, `populate` and `sort`.
    */
-  documents<U extends string>(uid: U): DocumentService<DocumentOf<U>>;
+  documents<U extends DocumentUid>(uid: U): DocumentService<DocumentOf<U>, DocumentInputOf<U>>;
   /**
    * The OpenAPI 3.1 document of this router's routes (docs/openapi.md): paths, query parameters, request bodies,
    * answers with each type's document schema, the error envelope, API tokens as bearer authentication.
@@ -130,7 +133,9 @@ export interface ContentRouter extends Router {
  */
 export function createContentRouter(options: ContentRouterOptions): ContentRouter {
   validateRouterOptions(options);
-  const registry = createRegistry({ contentTypes: options.contentTypes, components: options.components, i18n: options.i18n, customFields: options.customFields });
+  const plugin = options.auth?.users !== undefined ? createUsersPermissions(options.auth.users) : undefined;
+  const contentTypes = plugin ? [...options.contentTypes, ...plugin.contentTypes] : options.contentTypes;
+  const registry = createRegistry({ contentTypes, components: options.components, i18n: options.i18n, customFields: options.customFields });
   checkLifecycles(options.lifecycles, registry);
   const engine = options.engine ?? memoryEngine();
   const rest = {
@@ -140,9 +145,17 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     maxJoinedRows: options.rest?.maxJoinedRows ?? DEFAULT_MAX_JOINED_ROWS,
   };
   const service = createDocumentService({ registry, engine, rest, documentId: options.documentId, lifecycles: options.lifecycles });
-  const auth = createAuth(options.auth, registry);
   const logger = createLogger(options.logger);
-  const readiness = createEngineReadiness(() => engine.init(indexesFor(registry), { logger }), {
+  const users = plugin?.start({ registry, engine, rest, documentId: options.documentId, logger });
+  const auth = createAuth(options.auth, registry, users ? { users } : {});
+  for (const [type, role] of Object.entries(plugin?.options.roles ?? {})) checkActions(role.actions ?? [], `auth.users.roles.${type}.actions`, registry);
+  const publicActions = options.auth?.public !== undefined && options.auth.public !== 'all' ? options.auth.public.actions : [];
+  const collections = [...indexesFor(registry), ...(plugin?.collections ?? [])];
+  const start = async (): Promise<void> => {
+    await engine.init(collections, { logger });
+    await users?.seed(publicActions);
+  };
+  const readiness = createEngineReadiness(start, {
     waitMS: options.readyWaitMS,
     logger,
     onStarted: () => logger.info(describeStartUp(registry, engine, options.auth)),
@@ -163,6 +176,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     bodyLimit: options.bodyLimit ?? '1mb',
     documentId: options.documentId,
     onError: options.onError,
+    ...(users ? { pluginRoutes: users.routes } : {}),
     openapi: served && { option: served, build: (serverUrl) => openapi({ ...served, serverUrl }) },
   }) as ContentRouter;
   Object.defineProperties(router, {

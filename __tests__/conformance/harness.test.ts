@@ -87,6 +87,11 @@ describe('normalize', () => {
     expect(normalize(body, ctx)).toEqual({ id: '<id>', size: '<n>', hash: '<hash>', url: '/uploads/x_<hash>.png', createdAt: '<ts>', message: 'Document <art.a> not found' });
     expect(normalize({ id: 4, size: 1.5 }, { docs: new Map(), strictIds: true })).toEqual({ id: 4, size: 1.5 });
   });
+
+  it('replaces the users-permissions jwt (signed and time-stamped), as compare.mjs does', () => {
+    const body = { jwt: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpZCI6MX0.sig', user: { username: 'jwt' } };
+    expect(normalize(body, { docs: new Map() })).toEqual({ jwt: '<jwt>', user: { username: 'jwt' } });
+  });
 });
 
 describe('compare', () => {

@@ -54,6 +54,14 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
       public: { actions: model.permissions.public.actions },
       apiTokens: model.permissions.apiTokens.map((t) => ({ name: t.name, type: t.type, accessKey: t.accessKey })),
       ...((options.strapiCompat ?? process.env.STRAPI_COMPAT === '1') ? { drafts: 'strapi' as const } : {}),
+      // End users (register, log in, /users/me) with the Authenticated role's grants of permissions.json; the JWT
+      // secret comes from the environment in production (JWT_SECRET), the model's in the demo.
+      users: {
+        jwtSecret: process.env.JWT_SECRET ?? model.permissions.usersPermissions.jwtSecret,
+        jwt: model.permissions.usersPermissions.jwt,
+        roles: { authenticated: { actions: model.permissions.authenticated.actions } },
+        email: { send: logEmail },
+      },
     },
     upload: { directory: uploadsDir },
   });
@@ -72,9 +80,17 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
   return { app, router, started, close: () => engine.close() };
 }
 
-/** True when no content type and no media holds a row: a durable store is seeded once, not on every restart. */
+/** The demo's e-mail sender: reset and confirmation e-mails are written to the console (no mail server here). */
+async function logEmail(email: { to: string; subject: string; text: string }): Promise<void> {
+  if (process.env.NODE_ENV !== 'test') console.info(`[email] to ${email.to}: ${email.subject}\n${email.text}`);
+}
+
+/**
+ * True when no content type and no media holds a row (the users-permissions roles seeded at start-up aside): a
+ * durable store is seeded once, not on every restart.
+ */
 async function isEmpty(router: ContentRouter): Promise<boolean> {
-  const collections = [...router.registry.contentTypes.values()].map((type) => type.collectionName);
+  const collections = [...router.registry.contentTypes.values()].filter((type) => !type.uid.startsWith('plugin::users-permissions.')).map((type) => type.collectionName);
   const counts = await Promise.all(collections.map((collection) => router.engine.count(collection, {})));
   return counts.every((n) => n === 0);
 }

@@ -21,6 +21,8 @@ export function loadBlogModel() {
   const permissions = readJson(path.join(root, 'permissions.json')) as {
     locales: { default: string; all: string[] };
     public: { actions: string[] };
+    authenticated: { actions: string[] };
+    usersPermissions: { jwtSecret: string; jwt: { expiresIn: string } };
     apiTokens: { name: string; type: 'read-only' | 'full-access'; accessKey: string }[];
   };
   return { contentTypes, components, permissions };

@@ -3,6 +3,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { ConfigurationError } from '../errors';
 import { ajvErrorMessage, fieldPath } from '../options/ajv-message';
+import type { UsersOptions } from '../users-permissions/users-options';
 
 /** One API token, as created in Strapi's admin (Settings > API Tokens) or by the host app. */
 export interface ApiTokenOption {
@@ -57,6 +58,11 @@ export interface AuthOptions {
    * rule, anyone who may `find` or `findOne` the type (strapi#25326).
    */
   drafts?: DraftsRule;
+  /**
+   * Strapi's users-and-permissions plugin: end users register and log in (`/auth/local`), send their JWT as
+   * `Authorization: Bearer <jwt>`, and act under their role's grants (docs/users.md). Needs a `jwtSecret`.
+   */
+  users?: UsersOptions;
 }
 
 /** The values of `auth.drafts`: see {@link AuthOptions.drafts}. */
@@ -97,6 +103,7 @@ const authOptionsSchema = {
     },
     resolve: {},
     drafts: { enum: ['findDrafts', 'strapi'] },
+    users: {},
   },
 } as const;
 

@@ -12,9 +12,18 @@ import { extractBearerToken } from './extract-bearer-token';
 import { warnShortAccessKeys } from './short-access-keys';
 import type { Ability, Authenticator } from './types';
 
-/** What `createAuth` may take besides the options: a clock for expiry (tests inject one). */
+/** What `createAuth` may take besides the options: a clock for expiry (tests inject one), the users' JWTs. */
 export interface AuthDependencies {
   now?: () => number;
+  /**
+   * The users-permissions plugin (`auth.users`): a bearer token that is not an API token is its JWT (a 401 when
+   * it is not valid, `Invalid credentials` for a blocked or deleted user), and the Public role's grants are the
+   * stored Public role's.
+   */
+  users?: {
+    authenticate(token: string, req: IncomingMessage): Promise<{ readonly actions: readonly string[]; readonly subject: string }>;
+    publicActions(): Promise<readonly string[]>;
+  };
 }
 
 /**
@@ -50,6 +59,21 @@ export function createAuth(options: AuthOptions | undefined, registry: Registry,
 
   const tokenAbilities = new Map<StoredToken, Ability>(store.tokens.map((t) => [t, abilityOfToken(t, abilityOptions)]));
   const scopes = createScopes();
+  const users = deps.users;
+  const roleAbility = createRoleAbilities(abilityOptions);
+  /** A users-permissions JWT: its user's role, or null when `resolve` may still recognise the token. */
+  const fromJwt = async (token: string, req: IncomingMessage): Promise<Ability | null> => {
+    try {
+      const caller = await users!.authenticate(token, req);
+      return roleAbility(caller.actions, caller.subject);
+    } catch (error) {
+      if (!resolve || (error instanceof UnauthorizedError && error.message === 'Invalid credentials')) throw error;
+      return null;
+    }
+  };
+  /** The Public role: the stored one with users-permissions (unless `public: 'all'`), else the option's. */
+  const publicRole = async (): Promise<Ability> =>
+    users && options.public !== PUBLIC_ALL ? roleAbility(await users.publicActions(), 'public') : publicAbility;
   const resolved = async (req: IncomingMessage): Promise<Ability | undefined> => {
     if (!resolve) return undefined;
     const caller = await resolve(req);
@@ -59,23 +83,27 @@ export function createAuth(options: AuthOptions | undefined, registry: Registry,
   /** The answer when `resolve` is not needed: a configured token (or 401), or the Public role without `resolve`. */
   const known = (req: IncomingMessage): Ability | undefined => {
     const presented = extractBearerToken(req.headers.authorization);
-    if (presented === null) return resolve ? undefined : publicAbility;
+    if (presented === null) return resolve || users ? undefined : publicAbility;
     const token = store.find(presented);
     if (token) {
       if (token.expiresAt !== null && token.expiresAt <= now()) throw new UnauthorizedError();
       return tokenAbilities.get(token)!;
     }
-    if (!resolve) throw new UnauthorizedError();
+    if (!resolve && !users) throw new UnauthorizedError();
     return undefined;
   };
 
   return Object.freeze({
     authenticateSync: known,
     async authenticate(req: IncomingMessage): Promise<Ability> {
-      const ability = known(req) ?? (await resolved(req));
+      const sync = known(req);
+      if (sync) return sync;
+      // As Strapi's strategies: an API token first (above), then a users-permissions JWT, then the host's `resolve`.
+      const presented = extractBearerToken(req.headers.authorization);
+      const ability = (presented !== null && users ? await fromJwt(presented, req) : null) ?? (await resolved(req));
       if (ability) return ability;
-      // `resolve` did not recognise the request: the Public role without a token, 401 with an unknown one.
-      if (extractBearerToken(req.headers.authorization) === null) return publicAbility;
+      // Nobody recognised the request: the Public role without a token, 401 with an unknown one.
+      if (presented === null) return publicRole();
       throw new UnauthorizedError();
     },
   });
@@ -113,6 +141,23 @@ function abilityOfCaller(caller: ResolvedCaller, options: AbilityOptions, scopes
     throw new TypeError('auth.resolve must answer { actions: string[] } or null');
   }
   return abilityFromActions(actions, typeof subject === 'string' && subject !== '' ? subject : 'user', options, scopes(actions));
+}
+
+/**
+ * One ability per distinct set of actions (a role's grants as stored now), so that the users of one role share it
+ * (and the parsed queries and document services kept per ability). At most {@link MAX_SCOPES} are kept.
+ */
+function createRoleAbilities(options: AbilityOptions): (actions: readonly string[], subject: string) => Ability {
+  const abilities = new Map<string, Ability>();
+  return (actions, subject) => {
+    const key = `${subject}\n${[...new Set(actions)].sort().join('\n')}`;
+    let ability = abilities.get(key);
+    if (!ability) {
+      if (abilities.size >= MAX_SCOPES) abilities.delete(abilities.keys().next().value!);
+      abilities.set(key, (ability = abilityFromActions(actions, subject, options)));
+    }
+    return ability;
+  };
 }
 
 /** How many distinct action sets of `resolve` callers keep a shared scope (the oldest is dropped first). */

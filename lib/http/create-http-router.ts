@@ -33,13 +33,15 @@ export interface HttpRouterDeps {
   documentId?: () => string;
   /** Where unexpected errors go; default console.error (see report-error.ts). */
   onError?: OnError;
+  /** Routes of plugins (users-permissions), added after the body parsers and before the content routes. */
+  pluginRoutes?: (router: Router) => void;
   /** Serve the OpenAPI document (the `openapi` option), built by `build` for a server URL. */
   openapi?: { option: OpenApiOption; build: (serverUrl: string) => OpenApiDocument };
 }
 
 /**
  * The Express router: `/_health` -> readiness gate and authentication (one middleware) -> `/upload` routes -> body parsers
- * -> `/i18n/locales` -> the OpenAPI document (option) -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
+ * -> plugin routes (`/auth/*`, `/users*`: users-permissions) -> `/i18n/locales` -> the OpenAPI document (option) -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
  */
 export function createHttpRouter(deps: HttpRouterDeps): Router {
   const routeDefaults = createRouteDefaults(deps.routes, deps.registry, deps.rest);
@@ -50,6 +52,7 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
     router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, documentId: deps.documentId, ...deps.upload }));
   }
   router.use(bodyParsers(deps.bodyLimit));
+  deps.pluginRoutes?.(router);
   localesRoute(deps.registry, router);
   if (deps.openapi) openapiRoute(router, deps.openapi.option, deps.openapi.build);
   contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults }, router);

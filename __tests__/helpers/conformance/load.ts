@@ -6,6 +6,9 @@ import type { Captures, CorpusCase, ReplayRecord, ReplaySide } from './types';
 export const CONFORMANCE_DIR = join(__dirname, '..', '..', 'conformance');
 export const CORPUS_FILE = join(CONFORMANCE_DIR, 'corpus', 'cases.json');
 export const GOLDEN_DIR = join(CONFORMANCE_DIR, 'golden');
+/** The users-and-permissions corpus (replayed after the main one, on the same server) and its golden. */
+export const USERS_CORPUS_FILE = join(CONFORMANCE_DIR, 'users', 'cases.json');
+export const USERS_GOLDEN_DIR = join(CONFORMANCE_DIR, 'users', 'golden');
 
 function readJson<T>(file: string): T {
   return JSON.parse(readFileSync(file, 'utf8')) as T;

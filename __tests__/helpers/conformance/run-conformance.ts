@@ -1,5 +1,5 @@
 import { compareSides } from './compare';
-import { GOLDEN_DIR, loadCorpus, loadSide } from './load';
+import { GOLDEN_DIR, loadCorpus, loadSide, USERS_CORPUS_FILE, USERS_GOLDEN_DIR } from './load';
 import { replayCorpus } from './replay-corpus';
 import { blogTokens, startBlogApp } from './start-blog-app';
 import type { CaseResult, CorpusCase } from './types';
@@ -8,19 +8,31 @@ import type { CaseResult, CorpusCase } from './types';
 export interface ConformanceRun {
   readonly cases: readonly CorpusCase[];
   readonly results: readonly CaseResult[];
+  /** The users-and-permissions corpus, replayed after the main one on the same server, and its results. */
+  readonly usersCases: readonly CorpusCase[];
+  readonly usersResults: readonly CaseResult[];
 }
 
 /**
- * Starts the example app empty, replays the whole corpus in order with the blog's two API tokens and
- * compares every case with the golden (`--loose-media` on, like the README's command).
- * @example const { results } = await runConformance()
+ * Starts the example app empty, replays the whole corpus in order with the blog's two API tokens, then the
+ * users-and-permissions corpus on the same server (as it was recorded), and compares every case with its golden
+ * (`--loose-media` on, like the README's command; `jwt` values normalised).
+ * @example const { results, usersResults } = await runConformance()
  */
 export async function runConformance(): Promise<ConformanceRun> {
   const cases = loadCorpus();
+  const usersCases = loadCorpus(USERS_CORPUS_FILE);
   const blog = await startBlogApp();
   try {
-    const run = await replayCorpus(cases, blog.base, blogTokens());
-    return { cases, results: compareSides(loadSide(GOLDEN_DIR), run, cases, { looseMedia: true }) };
+    const tokens = blogTokens();
+    const run = await replayCorpus(cases, blog.base, tokens);
+    const usersRun = await replayCorpus(usersCases, blog.base, tokens);
+    return {
+      cases,
+      results: compareSides(loadSide(GOLDEN_DIR), run, cases, { looseMedia: true }),
+      usersCases,
+      usersResults: compareSides(loadSide(USERS_GOLDEN_DIR), usersRun, usersCases, { looseMedia: true }),
+    };
   } finally {
     await blog.close();
   }

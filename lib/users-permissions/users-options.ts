@@ -1,0 +1,165 @@
+import Ajv from 'ajv';
+import { ConfigurationError } from '../errors';
+import { ajvErrorMessage, pickAjvError } from '../options/ajv-message';
+
+/** One e-mail as the users-permissions plugin sends it (reset password, e-mail confirmation). */
+export interface UsersEmail {
+  to: string;
+  from?: string;
+  replyTo?: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** What sends e-mails: a function, or a nodemailer-style transport (`{ sendMail(message) }`). */
+export type UsersEmailSender = ((email: UsersEmail) => Promise<unknown>) | { sendMail(email: UsersEmail): Promise<unknown> };
+
+/** A role of the options: seeded into storage at start-up when no role of its `type` is stored yet. */
+export interface UsersRoleOption {
+  /** Display name; default: the type with a capital (`Authenticated`). */
+  name?: string;
+  description?: string;
+  /** The actions granted, added to Strapi's defaults for `authenticated` and `public`. */
+  actions?: string[];
+}
+
+/**
+ * `auth.users`: Strapi's users-and-permissions plugin (register, log in with a JWT, roles). See docs/users.md.
+ *
+ * @example
+ * auth: {
+ *   public: { actions: ['api::article.article.find'] },
+ *   users: { jwtSecret: process.env.JWT_SECRET!, roles: { authenticated: { actions: ['api::article.article.create'] } } },
+ * }
+ */
+export interface UsersOptions {
+  /** The HS256 secret of the JWTs (Strapi's `JWT_SECRET`): `openssl rand -base64 32`. Required. */
+  jwtSecret: string;
+  /** JWT options: `expiresIn` (default `'30d'`, as Strapi: a number of seconds or a `ms` string). */
+  jwt?: { expiresIn?: string | number };
+  /** Roles by type. `authenticated` and `public` always exist; the Public role's grants also come from `auth.public`. */
+  roles?: Record<string, UsersRoleOption>;
+  /** Strapi's advanced settings. */
+  advanced?: {
+    /** Default true. */
+    allowRegister?: boolean;
+    /** Default false: new users are confirmed at once. */
+    emailConfirmation?: boolean;
+    /** The role type given to new users; default `authenticated`. */
+    defaultRole?: string;
+    /** Where `GET /auth/email-confirmation` redirects; default `/`. */
+    emailConfirmationRedirection?: string;
+    /** The URL of the reset-password page, given the `code` (`<URL>?code=<token>`). */
+    emailResetPassword?: string;
+  };
+  /** Extra body keys `POST /auth/local/register` accepts (Strapi's `register.allowedFields`). */
+  register?: { allowedFields?: string[] };
+  /** Strapi's rate limit of the auth routes: `{ interval: 60000, max: 10 }` by default; `false` turns it off. */
+  ratelimit?: { interval?: number; max?: number } | false;
+  /** Sends the reset and confirmation e-mails. Without it they are not sent (see docs/users.md). */
+  email?: { send?: UsersEmailSender; from?: string; replyTo?: string };
+  /**
+   * Extra attributes of the user type, as a Strapi project's
+   * `src/extensions/users-permissions/content-types/user/schema.json` (`{ attributes: {...} }`).
+   */
+  userSchema?: { attributes?: Record<string, unknown> };
+}
+
+/** The options with their defaults applied. */
+export interface ResolvedUsersOptions {
+  readonly jwtSecret: string;
+  readonly expiresIn: string | number;
+  readonly roles: Readonly<Record<string, UsersRoleOption>>;
+  readonly allowRegister: boolean;
+  readonly emailConfirmation: boolean;
+  readonly defaultRole: string;
+  readonly emailConfirmationRedirection: string;
+  readonly emailResetPassword: string | null;
+  readonly allowedFields: readonly string[];
+  readonly ratelimit: { readonly interval: number; readonly max: number } | false;
+  readonly email: UsersOptions['email'];
+  readonly userAttributes: Readonly<Record<string, unknown>>;
+}
+
+const ACTION = { type: 'string', pattern: '^[a-z][a-z0-9-]*::[A-Za-z0-9_.-]+\\.[A-Za-z0-9_-]+$' } as const;
+const schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['jwtSecret'],
+  properties: {
+    jwtSecret: { type: 'string', minLength: 1 },
+    jwt: { type: 'object', additionalProperties: false, properties: { expiresIn: { type: ['string', 'number'] } } },
+    roles: {
+      type: 'object',
+      propertyNames: { pattern: '^[a-z0-9_-]+$' },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { name: { type: 'string', minLength: 3 }, description: { type: 'string' }, actions: { type: 'array', items: ACTION } },
+      },
+    },
+    advanced: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        allowRegister: { type: 'boolean' },
+        emailConfirmation: { type: 'boolean' },
+        defaultRole: { type: 'string', minLength: 1 },
+        emailConfirmationRedirection: { type: 'string' },
+        emailResetPassword: { type: 'string' },
+      },
+    },
+    register: { type: 'object', additionalProperties: false, properties: { allowedFields: { type: 'array', items: { type: 'string' } } } },
+    ratelimit: {
+      anyOf: [
+        { type: 'object', additionalProperties: false, properties: { interval: { type: 'integer', minimum: 1 }, max: { type: 'integer', minimum: 1 } } },
+        { const: false },
+      ],
+    },
+    email: { type: 'object', additionalProperties: false, properties: { send: {}, from: { type: 'string' }, replyTo: { type: 'string' } } },
+    userSchema: { type: 'object', properties: { attributes: { type: 'object' } } },
+  },
+} as const;
+
+const validate = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema);
+
+const invalid = (message: string): ConfigurationError => new ConfigurationError('CR_INVALID_OPTIONS', message);
+
+/**
+ * Checks `auth.users` once at start-up and applies Strapi's defaults. A missing or empty `jwtSecret` is refused
+ * with how to make one (`CR_INVALID_OPTIONS`).
+ */
+export function resolveUsersOptions(given: unknown): ResolvedUsersOptions {
+  if (given === null || typeof given !== 'object' || typeof (given as { jwtSecret?: unknown }).jwtSecret !== 'string' || (given as { jwtSecret: string }).jwtSecret === '') {
+    throw invalid(
+      'auth.users.jwtSecret is required: the secret that signs the users\' JWTs (Strapi\'s JWT_SECRET). Make one with ' +
+        '`openssl rand -base64 32` (or `node -e "console.log(require(\'crypto\').randomBytes(32).toString(\'base64\'))"`) and pass it from the environment.',
+    );
+  }
+  if (!validate(given)) {
+    const error = pickAjvError(validate.errors ?? []);
+    throw invalid(error ? ajvErrorMessage('auth.users', error) : 'auth.users is invalid');
+  }
+  const o = given as UsersOptions;
+  const send = o.email?.send;
+  if (send !== undefined && typeof send !== 'function' && typeof (send as { sendMail?: unknown }).sendMail !== 'function') {
+    throw invalid('auth.users.email.send must be a function (email) => Promise, or a transport with sendMail(email)');
+  }
+  const defaultRole = o.advanced?.defaultRole ?? 'authenticated';
+  if (defaultRole === 'public') throw invalid('auth.users.advanced.defaultRole cannot be "public"');
+  return Object.freeze({
+    jwtSecret: o.jwtSecret,
+    expiresIn: o.jwt?.expiresIn ?? '30d',
+    roles: o.roles ?? {},
+    allowRegister: o.advanced?.allowRegister ?? true,
+    emailConfirmation: o.advanced?.emailConfirmation ?? false,
+    defaultRole,
+    emailConfirmationRedirection: o.advanced?.emailConfirmationRedirection ?? '/',
+    emailResetPassword: o.advanced?.emailResetPassword ?? null,
+    allowedFields: o.register?.allowedFields ?? [],
+    ratelimit: o.ratelimit === false ? false : { interval: o.ratelimit?.interval ?? 60_000, max: o.ratelimit?.max ?? 10 },
+    email: o.email,
+    userAttributes: o.userSchema?.attributes ?? {},
+  });
+}

@@ -52,6 +52,7 @@ export {
 } from './engine';
 export { localProvider, type StorageProvider } from './media';
 export { serveUploads } from './http/serve-uploads';
+export { answerClientErrors } from './http/answer-client-errors';
 export { healthCheck } from './http/health-route';
 export type { Logger } from './errors/logger';
 export { hashAccessKey, type AuthOptions, type Ability } from './auth';

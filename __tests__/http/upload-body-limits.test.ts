@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
+import net from 'node:net';
+import { answerClientErrors } from '../../lib/http/answer-client-errors';
 import { drainRequest } from '../../lib/media';
 import { createTestApp } from '../helpers/http';
 
@@ -121,5 +123,28 @@ describe('drainRequest', () => {
     req.destroy();
     small.closeAllConnections();
     await new Promise((resolve) => small.close(resolve));
+  });
+});
+
+describe('answerClientErrors', () => {
+  it('a request Node\'s parser refuses (a raw non-ASCII byte in the path) with a 5 MB body gets the 400 envelope and a clean close', async () => {
+    const app = http.createServer((_req, res) => res.end('ok'));
+    answerClientErrors(app);
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', () => resolve()));
+    const port = (app.address() as AddressInfo).port;
+    const outcome = await new Promise<{ closed: boolean; text: string }>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
+      socket.on('error', () => resolve({ closed: false, text })); // Node's default: a reset, the answer often lost
+      socket.on('close', () => resolve({ closed: true, text }));
+      const head = 'POST /api/article\u00c4s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n';
+      socket.end(Buffer.concat([Buffer.from(head, 'latin1'), Buffer.alloc(5_000_000, 0x61)]));
+    });
+    app.close();
+    expect(outcome.closed).toBe(true);
+    const [status, body] = [outcome.text.split('\r\n')[0], outcome.text.slice(outcome.text.indexOf('\r\n\r\n') + 4)];
+    expect(status).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(body)).toEqual({ data: null, error: { status: 400, name: 'BadRequestError', message: 'Bad Request', details: {} } });
   });
 });

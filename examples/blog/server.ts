@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { ConfigurationError, memoryEngine, mongoEngine, type ContentRouter } from '../../lib';
+import { answerClientErrors, ConfigurationError, memoryEngine, mongoEngine, type ContentRouter } from '../../lib';
 import { createBlogApp } from './app';
 import { mongoOptionsFromEnv } from './mongo-from-env';
 
@@ -25,6 +25,7 @@ async function main(): Promise<void> {
   const server = app.listen(port, () => {
     console.log(`content-router example: listening on http://localhost:${port}/api/articles (health: /_health)`);
   });
+  answerClientErrors(server); // requests Node's parser refuses get a 400 envelope, not a reset
   closeOnSignals(server, close);
   reportStart(router, started, port);
 }

@@ -136,6 +136,18 @@ export class ReadLimitError extends Error {
   }
 }
 
+/**
+ * The database cannot be reached now (MongoDB: no server selectable, the connection lost or closed). The router
+ * answers it with a 503 ServiceUnavailableError and `Retry-After`, not an unexpected 500: the outage is logged
+ * once by the engine, not once per request. `cause` is the driver's error.
+ */
+export class EngineUnavailableError extends Error {
+  override name = 'EngineUnavailableError';
+  constructor(readonly cause: unknown) {
+    super(`the database cannot be reached: ${(cause as { message?: unknown } | null)?.message ?? String(cause)}`);
+  }
+}
+
 /** MongoDB's maximum BSON document size, 16 MiB (https://www.mongodb.com/docs/manual/reference/limits/). */
 export const MONGODB_MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 

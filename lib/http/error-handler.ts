@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import createDebug from 'debug';
 import { readLimitError } from '../documents/populate-budget';
+import { EngineUnavailableError } from '../engine/types';
 import { ApplicationError, NotFoundError, ServiceUnavailableError } from '../errors';
 import { formatError } from '../format';
 import { pathOf, type ReportError } from './report-error';
@@ -32,7 +33,8 @@ export function fromHttpClientError(err: unknown, fromParser = false): Applicati
  * `report` (the host's `onError`, or console.error). It is not passed on with `next(err)`: Express's final
  * handler would answer it with the stack (outside production) as HTML. Every error is written to
  * `DEBUG=content-router:error`: client errors by status and name only (their message and details may echo the body).
- * A read stopped by its limits (the engine's ReadLimitError, e.g. a write's find over `maxTimeMS`) is a 400.
+ * A read stopped by its limits (the engine's ReadLimitError, e.g. a write's find over `maxTimeMS`) is a 400; a
+ * database that cannot be reached (EngineUnavailableError) a 503 with `Retry-After`, not reported.
  *
  * @example
  * router.use(createErrorHandler(createErrorReporter(options.onError)));
@@ -40,13 +42,27 @@ export function fromHttpClientError(err: unknown, fromParser = false): Applicati
 export function createErrorHandler(report: ReportError): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err); // Express's final handler logs it and closes the connection
-    const { status, body } = formatError(fromHttpClientError(err) ?? readLimitError(err));
+    const unavailable = err instanceof EngineUnavailableError;
+    const { status, body } = formatError(fromHttpClientError(err) ?? (unavailable ? outage() : readLimitError(err)));
     if (status >= 500) debug('%d %s %s: %O', status, req.method, pathOf(req), err);
     else debug('%d %s %s: %s', status, req.method, pathOf(req), body.error.name); // its message and details may echo the body
     if (body.error.details === undefined) delete body.error.details;
+    if (unavailable) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
     res.status(status).json(body);
-    if (status >= 500 && !(err instanceof ServiceUnavailableError)) report(err, req, status);
+    if (status >= 500 && !(err instanceof ServiceUnavailableError) && !unavailable) report(err, req, status);
   };
+}
+
+/** How long a client is asked to wait when the database cannot be reached (as while the engine starts). */
+const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The 503 of a database that cannot be reached after start-up (the engine's EngineUnavailableError): an outage,
+ * logged once by the engine's connection watch, not an unexpected error reported per request. No cause in the
+ * answer (it names hosts).
+ */
+function outage(): ServiceUnavailableError {
+  return new ServiceUnavailableError('Service Unavailable: the database cannot be reached', { reason: 'the database cannot be reached (the cause is in the server log)' });
 }
 
 /** 404 for any path no route matched. */

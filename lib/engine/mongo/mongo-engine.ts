@@ -10,7 +10,7 @@ import { closeOwnConnection, DEFAULT_SERVER_SELECTION_TIMEOUT_MS, driverTimeouts
 import { ensureIndex } from './ensure-index';
 import { fromBson } from './from-bson';
 import { requireMongoose, type Mongoose } from './load-mongoose';
-import { mapMongoError } from './map-mongo-error';
+import { mapMongoError, mapUnavailable } from './map-mongo-error';
 import { checkMongoEngineOptions, type MongoEngineOptions } from './mongo-engine-options';
 import { timeLimitOption, withReadLimits } from './read-time-limit';
 import { DEFAULT_TRANSACTION_RETRY_MS, runTransaction } from './run-transaction';
@@ -139,7 +139,7 @@ class MongoEngine implements Engine {
   async deleteMany(collection: string, filter: Filter): Promise<number> {
     this.stats.write++;
     const { db } = await this.ready();
-    const result = await db.collection(collection).deleteMany(filter, this.sessionOption());
+    const result = await this.mapped(collection, () => db.collection(collection).deleteMany(filter, this.sessionOption()));
     return result.deletedCount;
   }
 
@@ -152,7 +152,7 @@ class MongoEngine implements Engine {
   async nextId(collection: string, count = 1): Promise<number> {
     const { db } = await this.ready();
     const counters = db.collection<{ _id: string; seq: number }>(COUNTERS);
-    const doc = await counters.findOneAndUpdate({ _id: collection }, { $inc: { seq: count } }, { upsert: true, returnDocument: 'after' });
+    const doc = await this.mapped(COUNTERS, () => counters.findOneAndUpdate({ _id: collection }, { $inc: { seq: count } }, { upsert: true, returnDocument: 'after' }));
     if (!doc) throw new Error(`mongoEngine: the counter of ${collection} could not be incremented`);
     return doc.seq - count + 1;
   }
@@ -165,6 +165,8 @@ class MongoEngine implements Engine {
     try {
       const retryMs = this.options.transactionRetryMs ?? DEFAULT_TRANSACTION_RETRY_MS;
       return await runTransaction(session, () => this.scope.run(session, fn), { retryMs });
+    } catch (error) {
+      throw mapUnavailable(error);
     } finally {
       await session.endSession();
     }

@@ -1,4 +1,5 @@
 import { MONGODB_MAX_DOCUMENT_BYTES, ReadLimitError } from '../types';
+import { mapUnavailable } from './map-mongo-error';
 
 /**
  * The server time (ms) a read may take by default (`mongoEngine({ maxTimeMS })`), sent as the `maxTimeMS` of
@@ -32,7 +33,8 @@ const SIZE_ERRORS = new Set<unknown>([4568, 4031700, 146, 292, 'ExceededMemoryLi
 
 /**
  * The server's MaxTimeMSExpired (code 50, also as a `codeName`) as a ReadLimitError('time'), its size errors
- * (SIZE_ERRORS) as a ReadLimitError('size'); any other error as is.
+ * (SIZE_ERRORS) as a ReadLimitError('size'), an unreachable database as an EngineUnavailableError; any other
+ * error as is.
  *
  * @example
  * try { await cursor.toArray() } catch (e) { throw mapReadLimit(e, 1000) }
@@ -41,7 +43,7 @@ export function mapReadLimit(error: unknown, maxTimeMS: number): unknown {
   const e = error as { code?: unknown; codeName?: unknown } | null;
   if (e?.code === 50 || e?.codeName === 'MaxTimeMSExpired') return new ReadLimitError('time', maxTimeMS);
   if (SIZE_ERRORS.has(e?.code) || SIZE_ERRORS.has(e?.codeName)) return new ReadLimitError('size', MONGODB_MAX_DOCUMENT_BYTES);
-  return error;
+  return mapUnavailable(error);
 }
 
 /** The `maxTimeMS` option of a read: the engine's option, else the default; none for 0. */

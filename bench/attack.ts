@@ -31,8 +31,11 @@ interface Measure {
   aggregates: string;
 }
 
-/** The aggregates of the request running now: join count steps (they `$unwind` pairs; a read never does) and reads. */
-const made = { steps: 0, reads: 0 };
+/**
+ * The aggregates of the request running now: join count steps (they `$unwind` pairs numbered by join), fan-out
+ * statistics (their largest `m`: pipeline/compile-fan-out) and reads (neither).
+ */
+const made = { steps: 0, statistics: 0, reads: 0 };
 
 /** `engine`, its aggregates counted in {@link made}. */
 function counted(engine: Engine): Engine {
@@ -41,7 +44,8 @@ function counted(engine: Engine): Engine {
       const value: unknown = Reflect.get(target, key, receiver);
       if (key !== 'aggregate') return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       return (collection: string, pipeline: Record<string, unknown>[], options?: object) => {
-        if (pipeline.some((stage) => '$unwind' in stage)) made.steps++;
+        if (pipeline.some((stage) => JSON.stringify(stage.$unwind ?? null).includes('"includeArrayIndex":"n"'))) made.steps++;
+        else if (JSON.stringify(pipeline.slice(-2)) === '[{"$sort":{"m":-1}},{"$limit":1}]') made.statistics++;
         else made.reads++;
         return target.aggregate(collection, pipeline, options);
       };
@@ -75,8 +79,9 @@ async function send(base: string, shape: AttackShape, token: string): Promise<Me
   histogram.enable();
   await settle(); // the histogram measures from its timer's first tick: let it tick before the request
   made.steps = 0;
+  made.statistics = 0;
   made.reads = 0;
-  const aggregates = (): string => `${made.steps} + ${made.reads}`;
+  const aggregates = (): string => `${made.steps} + ${made.reads}${made.statistics > 0 ? ` (+ ${made.statistics} statistics)` : ''}`;
   const started = performance.now();
   try {
     const res = await fetch(base + shape.path, { method: shape.method, headers, body, signal: AbortSignal.timeout(TIMEOUT) });

@@ -3,7 +3,7 @@ import { compileFindRows, compileJoinCountPlan, compileJoinCountStep, joinCountR
 import { deepFreeze } from '../query';
 import type { Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
-import { scopeCount } from './join-statistics';
+import { maxFanOut, scopeCount } from './join-statistics';
 import { loggedRead } from './log';
 
 /** The rows a read starts from: a list page (`one: false`, the page size bounds them) or one row. */
@@ -32,8 +32,10 @@ function planFor(registry: Registry, ct: ContentType, query: Query & { maxJoined
  * is only bounded by its own `$limit`). Three tiers, so that a legitimate read stays ONE aggregate:
  * 1. at most one to-many join on every populate path: nothing to do (the page size times one join's `$limit` bounds
  *    the work, and the read counts every row as before);
- * 2. otherwise an upper bound from row counts (join-statistics: each to-many join yields at most the rows of its
- *    target collection in scope): within the budget, nothing more to do;
+ * 2. otherwise an upper bound from statistics kept per engine (join-statistics): the read's rows are at most its page
+ *    and the rows of its collection (one for a findOne, or a filter on a unique value); each join that fans out yields per row at most the rows of its target
+ *    collection in scope, and on collections of at most `maxJoinedRows` rows at most the largest fan-out there
+ *    (the longest relation array, the most rows holding one key). Within the budget, nothing more to do;
  * 3. otherwise the join count ({@link countJoins}): a few small aggregates that count, level after level, the
  *    rows the populate would join, and stop at the first one over the budget.
  * The read's own meters stay the exact backstop (the embedded engine's row meter, populateMeter on MongoDB).
@@ -46,8 +48,8 @@ export async function checkJoinBudget(registry: Registry, engine: Engine, ct: Co
   if (max === undefined || Object.keys(query.populate).length === 0) return;
   const plan = planFor(registry, ct, query as Query & { maxJoinedRows: number });
   if (fanOutDepth(plan.nodes) < 2) return;
-  const size = rows.one ? 1 : pageSize(query);
-  if ((await joinBound(engine, plan.nodes, size, max)) <= max) return;
+  const size = rows.one || plan.oneRow ? 1 : Math.min(pageSize(query), await scopeCount(engine, plan.collection, plan.scope));
+  if ((await joinBound(engine, plan.nodes, size, max, false)) <= max || (await joinBound(engine, plan.nodes, size, max, true)) <= max) return;
   const first = compileFindRows(registry, ct, query, rows);
   await countJoins(engine, plan, first, max, !rows.one);
 }
@@ -72,17 +74,18 @@ export function fanOutDepth(nodes: readonly JoinCountNode[]): number {
 
 /**
  * An upper bound of the rows the populate of `rows` parent rows joins: a to-one join at most one per row, any
- * other at most the rows of its collection in its scope (join-statistics), and at most `max + 1` (its `$limit`).
- * Stops asking for counts once over `max`.
+ * other at most the rows of its collection in its scope, with `statistics` at most its fan-out statistic when its
+ * collection is small enough to compute it (join-statistics), and at most `max + 1` (its `$limit`). Stops asking
+ * once over `max`. (checkJoinBudget tries the counts alone first: they cost no aggregate.)
  *
  * @example
- * await joinBound(engine, plan.nodes, 25, 10_000)
+ * await joinBound(engine, plan.nodes, 25, 10_000, true)
  */
-export async function joinBound(engine: Engine, nodes: readonly JoinCountNode[], rows: number, max: number): Promise<number> {
+export async function joinBound(engine: Engine, nodes: readonly JoinCountNode[], rows: number, max: number, statistics: boolean): Promise<number> {
   let total = 0;
   const walk = async (level: readonly JoinCountNode[], parents: number): Promise<boolean> => {
     for (const node of level) {
-      const joined = parents * (node.one ? 1 : Math.min(max + 1, await scopeCount(engine, node.collection, node.scope)));
+      const joined = parents * (node.one ? 1 : await fanOutBound(engine, node, max, statistics));
       total += joined;
       if (total > max) return false;
       if (joined > 0 && !(await walk(node.children, joined))) return false;
@@ -91,6 +94,13 @@ export async function joinBound(engine: Engine, nodes: readonly JoinCountNode[],
   };
   await walk(nodes, rows);
   return total;
+}
+
+/** The most rows one row may join through `node` (not a to-one join): see {@link joinBound}. */
+async function fanOutBound(engine: Engine, node: JoinCountNode, max: number, statistics: boolean): Promise<number> {
+  const rows = Math.min(max + 1, await scopeCount(engine, node.collection, node.scope));
+  const most = statistics && node.fanOut && rows > 1 ? await maxFanOut(engine, node.fanOut, max) : undefined;
+  return most === undefined ? rows : Math.min(rows, most);
 }
 
 interface Step {

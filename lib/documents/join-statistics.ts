@@ -1,13 +1,15 @@
 import type { Engine, Filter } from '../engine/types';
+import type { FanOutStatistic } from '../pipeline';
 
 /**
  * How long a row count is used without asking the engine again, in ms. Writes through the same engine object
  * make it stale at once; this bounds how long a write made elsewhere (another app instance on the same MongoDB)
  * goes unseen.
  */
-export const JOIN_STATISTICS_TTL_MS = 5000;
+export const JOIN_STATISTICS_TTL_MS = 30_000;
 
 interface Entry {
+  /** The count or statistic. */
   readonly count: number;
   /** `engine.stats.write` when the count was asked for: any write since makes it stale. */
   readonly writes: number;
@@ -29,14 +31,35 @@ const caches = new WeakMap<Engine, Map<string, Entry>>();
  * await scopeCount(engine, 'articles', { _status: 'published' }) // 300
  */
 export async function scopeCount(engine: Engine, collection: string, scope: Filter, now: () => number = Date.now): Promise<number> {
+  return kept(engine, `count\u0000${collection}\u0000${JSON.stringify(scope)}`, now, () => engine.count(collection, { ...scope, id: { $gte: Number.MIN_SAFE_INTEGER } }));
+}
+
+/**
+ * The value of a fan-out statistic (pipeline/compile-fan-out: the most rows one row joins through a relation),
+ * kept as {@link scopeCount}'s counts are; undefined, without reading anything more, when its collection holds
+ * more rows than `max` (the read's join budget): its `$group` reads every row, which then costs no more than one
+ * read may join. 0 for an empty collection.
+ *
+ * @example
+ * await maxFanOut(engine, longestArray('articles', 'categories'), 10_000) // 2
+ */
+export async function maxFanOut(engine: Engine, statistic: FanOutStatistic, max: number, now: () => number = Date.now): Promise<number | undefined> {
+  if ((await scopeCount(engine, statistic.collection, {}, now)) > max) return undefined;
+  return kept(engine, `fanOut\u0000${statistic.collection}\u0000${JSON.stringify(statistic.pipeline)}`, now, async () => {
+    const [doc] = await engine.aggregate(statistic.collection, statistic.pipeline, { readOnly: true });
+    return typeof doc?.m === 'number' ? doc.m : 0;
+  });
+}
+
+/** `compute()`, kept per engine and key until the engine writes or the time to live passes. */
+async function kept(engine: Engine, key: string, now: () => number, compute: () => Promise<number>): Promise<number> {
   let cache = caches.get(engine);
   if (!cache) caches.set(engine, (cache = new Map()));
-  const key = `${collection}\u0000${JSON.stringify(scope)}`;
   const found = cache.get(key);
   const time = now();
   if (found && found.writes === engine.stats.write && time - found.at < JOIN_STATISTICS_TTL_MS && time >= found.at) return found.count;
   const writes = engine.stats.write;
-  const count = await engine.count(collection, { ...scope, id: { $gte: Number.MIN_SAFE_INTEGER } });
+  const count = await compute();
   cache.set(key, { count, writes, at: time });
   return count;
 }

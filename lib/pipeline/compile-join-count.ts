@@ -1,7 +1,8 @@
 import type { Filter, Pipeline } from '../engine/types';
-import type { PopulateMap, PopulateNode, Query } from '../query/types';
+import type { FilterNode, PopulateMap, PopulateNode, Query } from '../query/types';
 import type { ComponentAttribute, ContentType, DynamicZoneAttribute, MediaAttribute, Registry, RelationAttribute } from '../schema/types';
 import type { CompileContext, SourceLocale, Stage } from './compile-context';
+import { longestArray, mostReferrers, type FanOutStatistic } from './compile-fan-out';
 import { compileFilters } from './compile-filters';
 import { readRoot } from './compile-find';
 import { localizationsJoin } from './compile-populate';
@@ -25,6 +26,8 @@ export interface JoinCountNode {
    * indexes allow one target row per key). Every other join may fan out.
    */
   readonly one: boolean;
+  /** A statistic bounding how many rows one row joins here, when the join has one (none inside components). */
+  readonly fanOut?: FanOutStatistic;
   /**
    * The `$lookup` (without `as`): the populate's join of one row, its head and filters, then
    * `$limit: maxJoinedRows + 1` and `{ _id, id }` only.
@@ -33,9 +36,12 @@ export interface JoinCountNode {
   readonly children: readonly JoinCountNode[];
 }
 
-/** The join count of a read: the collection of its rows and the joins of its populate. */
+/** The join count of a read: the collection of its rows, their status scope and the joins of its populate. */
 export interface JoinCountPlan {
   readonly collection: string;
+  readonly scope: Filter;
+  /** The read's filters keep at most one row (see {@link selectsOneRow}). */
+  readonly oneRow: boolean;
   readonly nodes: readonly JoinCountNode[];
 }
 
@@ -56,7 +62,24 @@ interface Walk {
 export function compileJoinCountPlan(registry: Registry, ct: ContentType, query: Query & { readonly maxJoinedRows: number }): JoinCountPlan {
   const root = readRoot(registry, ct, query);
   const w: Walk = { ctx: root.ctx, limit: query.maxJoinedRows + 1 };
-  return { collection: ct.collectionName, nodes: populateNodes(w, ct, query.populate, root.source, []) };
+  const scope = ct.draftAndPublish ? { _status: query.status } : {};
+  const oneRow = root.source.kind !== 'row' && selectsOneRow(query.filters);
+  return { collection: ct.collectionName, scope, oneRow, nodes: populateNodes(w, ct, query.populate, root.source, []) };
+}
+
+/**
+ * Whether filters keep at most one row of one locale and status: `$eq` (alone or in a top-level `$and`) on `id`,
+ * on `documentId` or on a `unique` or `uid` attribute, which their unique indexes allow once per locale and status
+ * (engine/indexes; json and blocks values have no such index). A frontend's page read by its slug is one.
+ *
+ * @example
+ * selectsOneRow({ type: 'scalar', field: 'slug', attribute, operator: '$eq', value: 'home' }) // true (slug: uid)
+ */
+export function selectsOneRow(filters: FilterNode | undefined): boolean {
+  const parts = filters?.type === 'and' ? filters.children : filters ? [filters] : [];
+  return parts.some((f) => f.type === 'scalar' && f.operator === '$eq' && f.value !== null && typeof f.value !== 'object'
+    && (f.field === 'id' || f.field === 'documentId'
+      || (!f.attribute.system && (f.attribute.unique || f.attribute.type === 'uid') && f.attribute.type !== 'json' && f.attribute.type !== 'blocks')));
 }
 
 function populateNodes(w: Walk, owner: ContentType, map: PopulateMap, source: SourceLocale, path: readonly string[]): JoinCountNode[] {
@@ -67,8 +90,13 @@ function populateNodes(w: Walk, owner: ContentType, map: PopulateMap, source: So
     else if (attribute.kind === 'dynamiczone') out.push(...zoneNodes(w, name, attribute, node, source, path));
     else if (!node.count) {
       const join = attribute.kind === 'localizations' ? localizationsJoin(w.ctx, owner) : relationJoin(w.ctx, attribute, source, name);
+      const target = w.ctx.registry.contentType(attribute.target);
       const one = attribute.kind !== 'localizations' && singleJoin(attribute, false);
-      out.push(countNode(w, join, w.ctx.registry.contentType(attribute.target), node, [...path, name], one));
+      // The rows one row joins: those of one key (mappedBy: its documentId in the owning field; localizations:
+      // its documentId), else the elements of its own array.
+      const keyed = attribute.kind === 'localizations' || (attribute.kind === 'relation' && !attribute.owner);
+      const fanOut = one ? undefined : keyed ? mostReferrers(join.from, join.foreignField, statusScope(w, target)) : longestArray(owner.collectionName, name);
+      out.push(countNode(w, join, target, node, [...path, name], one, fanOut));
     }
   }
   return out;
@@ -109,7 +137,12 @@ function singleJoin(attribute: RelationAttribute | MediaAttribute, array: boolea
   return attribute.kind === 'media' ? !attribute.multiple : attribute.owner && !attribute.toMany;
 }
 
-function countNode(w: Walk, join: RelationJoin, target: ContentType, node: PopulateNode, path: readonly string[], one: boolean): JoinCountNode {
+/** `{ _status }` of the read for a target with draft & publish, else `{}`. */
+function statusScope(w: Walk, target: ContentType): Filter {
+  return target.draftAndPublish ? { _status: w.ctx.status } : {};
+}
+
+function countNode(w: Walk, join: RelationJoin, target: ContentType, node: PopulateNode, path: readonly string[], one: boolean, fanOut?: FanOutStatistic): JoinCountNode {
   const pipeline: Stage[] = [...join.head];
   if (node.filters) {
     const filter = compileFilters(w.ctx, target, node.filters, join.rows);
@@ -120,8 +153,9 @@ function countNode(w: Walk, join: RelationJoin, target: ContentType, node: Popul
   return {
     path,
     collection: target.collectionName,
-    scope: target.draftAndPublish ? { _status: w.ctx.status } : {},
+    scope: statusScope(w, target),
     one,
+    ...(fanOut ? { fanOut } : {}),
     lookup: { from: join.from, localField: join.localField, foreignField: join.foreignField, ...letPart, pipeline },
     children: node.count ? [] : populateNodes(w, target, node.populate, join.rows, path),
   };

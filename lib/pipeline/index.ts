@@ -3,6 +3,7 @@
  * See docs/query-compilation.md.
  */
 export { compileFind, compileFindOne, compileFindOnePage, compileFindRows } from './compile-find';
+export { longestArray, mostReferrers, type FanOutStatistic } from './compile-fan-out';
 export { compileJoinCountPlan, compileJoinCountStep, joinCountRows, type JoinCountNode, type JoinCountPair, type JoinCountPlan } from './compile-join-count';
 export { PIPELINE_OPERATORS, type PipelineStage } from './operators';
 export { escapeRegex } from './text-pattern';

@@ -121,12 +121,15 @@ describe('deep populate and the mappedBy side', () => {
   });
 
   it('6 levels down articles -> categories -> children -> articles -> author -> articles, in one aggregate', async () => {
-    const before = fx.router.engine.stats.aggregate;
     const q = 'fields=slug&populate[categories][fields]=slug&populate[categories][populate][children][fields]=slug'
       + '&populate[categories][populate][children][populate][articles][fields]=slug'
       + '&populate[categories][populate][children][populate][articles][populate][author][fields]=name'
       + '&populate[categories][populate][children][populate][articles][populate][author][populate][articles][fields]=slug'
       + '&populate[categories][populate][children][populate][articles][populate][author][populate][articles][populate][categories][fields]=slug';
+    // Four levels fan out: the fan-out statistics of these relations (the join budget's, documents/join-statistics)
+    // bound it once known; the first such read after a write asks for them.
+    await fx.get(`/api/articles?${q}&filters[slug]=a01`);
+    const before = fx.router.engine.stats.aggregate;
     const body = await fx.get(`/api/articles?${q}&filters[slug]=a01`);
     expect(fx.router.engine.stats.aggregate - before).toBe(1);
     const [a01] = rows(body);

@@ -1,9 +1,10 @@
 import { memoryEngine, ReadLimitError, type Engine, type Pipeline } from '../../../lib/engine';
 import { indexesFor } from '../../../lib/engine/indexes';
 import { countJoins, fanOutDepth, joinBound } from '../../../lib/documents/join-budget';
-import { JOIN_STATISTICS_TTL_MS, scopeCount } from '../../../lib/documents/join-statistics';
-import { compileFind, compileFindRows, compileJoinCountPlan, compileJoinCountStep, joinCountRows } from '../../../lib/pipeline';
-import type { PopulateMap, PopulateNode, Query } from '../../../lib/query/types';
+import { JOIN_STATISTICS_TTL_MS, maxFanOut, scopeCount } from '../../../lib/documents/join-statistics';
+import { compileFind, compileFindRows, compileJoinCountPlan, compileJoinCountStep, joinCountRows, longestArray, mostReferrers } from '../../../lib/pipeline';
+import { selectsOneRow } from '../../../lib/pipeline/compile-join-count';
+import type { FilterNode, PopulateMap, PopulateNode, Query } from '../../../lib/query/types';
 import { seedBlog } from '../../../bench/seed-blog';
 import { article, author, category, pop, query, registry, where } from '../pipeline/fixtures';
 
@@ -56,18 +57,72 @@ describe('fanOutDepth: the most joins that may fan out on one populate path', ()
   });
 });
 
-describe('joinBound: an upper bound from row counts', () => {
-  it('multiplies the page by each join: 1 for a to-one join, else the rows of the target in scope', async () => {
-    // 25 articles x 3 categories, then x 300 published articles: over 10,000, so it stops there.
-    expect(await joinBound(engine, compileJoinCountPlan(registry, article, on(article, catArticles)).nodes, 25, 10_000)).toBe(25 * 3 + 25 * 3 * 300);
-    // One article: 3 categories, 900 articles under them.
-    expect(await joinBound(engine, compileJoinCountPlan(registry, article, on(article, catArticles)).nodes, 1, 10_000)).toBe(3 + 900);
+/** What the data says: the most categories of an article, the most published articles of a category. */
+async function most(): Promise<{ categories: number; articles: number }> {
+  const rows = await engine.find('articles', {});
+  const per = new Map<string, number>();
+  for (const r of rows.filter((x) => x._status === 'published')) for (const c of r.categories as string[]) per.set(c, (per.get(c) ?? 0) + 1);
+  return { categories: Math.max(...rows.map((r) => (r.categories as string[]).length)), articles: Math.max(...per.values()) };
+}
+
+describe('joinBound: an upper bound from row counts and fan-out statistics', () => {
+  it('multiplies the rows by each join: 1 for a to-one join, else the largest fan-out there, at most its collection', async () => {
+    const { categories, articles } = await most();
+    expect(categories).toBe(2);
+    expect(articles).toBeGreaterThan(150);
+    const nodes = compileJoinCountPlan(registry, article, on(article, catArticles)).nodes;
+    // 25 articles x 2 categories at most, each with its published articles (over 10,000: it stops there).
+    expect(await joinBound(engine, nodes, 25, 10_000, true)).toBe(25 * categories + 25 * categories * articles);
+    expect(await joinBound(engine, nodes, 1, 10_000, true)).toBe(categories + categories * articles);
+    expect(await joinBound(engine, nodes, 1, 10_000, false)).toBe(3 + 3 * 300); // the rows in scope alone
     const chain = { author: nest(pop(A, 'author'), { avatar: pop(W, 'avatar') }) };
-    expect(await joinBound(engine, compileJoinCountPlan(registry, article, on(article, chain)).nodes, 100, 10_000)).toBe(200);
+    expect(await joinBound(engine, compileJoinCountPlan(registry, article, on(article, chain)).nodes, 100, 10_000, true)).toBe(200);
   });
 
-  it('caps each join at the budget + 1, its $limit', async () => {
-    expect(await joinBound(engine, compileJoinCountPlan(registry, article, on(article, catArticles, 50)).nodes, 1, 50)).toBe(3 + 3 * 51);
+  it('uses the rows in scope alone when the statistic would read more rows than the budget, and caps each join at the budget + 1', async () => {
+    // A budget of 500: the 600 article rows are not scanned; 3 categories, then 300 published articles each.
+    const nodes = compileJoinCountPlan(registry, article, on(article, catArticles, 500)).nodes;
+    const before = engine.stats.aggregate;
+    expect(await joinBound(engine, nodes, 1, 500, true)).toBe(3 + 3 * 300);
+    expect(await maxFanOut(engine, nodes[0]!.children[0]!.fanOut!, 500)).toBeUndefined();
+    expect(engine.stats.aggregate).toBe(before);
+    expect(await joinBound(engine, compileJoinCountPlan(registry, article, on(article, catArticles, 50)).nodes, 1, 50, true)).toBe(3 + 3 * 51);
+  });
+});
+
+describe('selectsOneRow: filters that keep one row of a locale and status', () => {
+  const id = { type: 'scalar', field: 'id', attribute: { kind: 'scalar', type: 'integer', unique: false, system: true }, operator: '$eq', value: 3 } as unknown as FilterNode;
+  const documentId = { ...id, field: 'documentId', value: 'x' } as FilterNode;
+  const and = (...children: FilterNode[]): FilterNode => ({ type: 'and', children });
+  it.each<[string, FilterNode | undefined, boolean]>([
+    ['a uid $eq (slug)', where(A, 'slug', '$eq', 'home'), true],
+    ['id $eq', id, true],
+    ['documentId $eq, in a top-level $and', and(where(A, 'title', '$containsi', 'x'), documentId), true],
+    ['a uid $ne', where(A, 'slug', '$ne', 'home'), false],
+    ['a uid $eq null', where(A, 'slug', '$eq', null), false],
+    ['a uid $eq under $or', { type: 'or', children: [where(A, 'slug', '$eq', 'a'), where(A, 'slug', '$eq', 'b')] }, false],
+    ['a field that is not unique', where(A, 'title', '$eq', 'x'), false],
+    ['no filters', undefined, false],
+  ])('%s', (_name, filters, one) => {
+    expect(selectsOneRow(filters)).toBe(one);
+  });
+
+  it('holds for a plan in one locale only', () => {
+    expect(compileJoinCountPlan(registry, article, on(article, catArticles, 10_000, { filters: where(A, 'slug', '$eq', 'a') })).oneRow).toBe(true);
+    expect(compileJoinCountPlan(registry, article, on(article, catArticles, 10_000, { filters: where(A, 'slug', '$eq', 'a'), locale: '*' })).oneRow).toBe(false);
+  });
+});
+
+describe('the fan-out statistics', () => {
+  it('give the longest relation array, and the most rows holding one key in a scope', async () => {
+    const { categories, articles } = await most();
+    expect(await engine.aggregate('articles', longestArray('articles', 'categories').pipeline)).toEqual([{ m: categories }]);
+    expect((await engine.aggregate('articles', mostReferrers('articles', 'categories', { _status: 'published' }).pipeline))[0]?.m).toBe(articles);
+    expect((await engine.aggregate('articles', mostReferrers('articles', 'documentId', { _status: 'published' }).pipeline))[0]?.m).toBe(1);
+    expect(await engine.aggregate('articles', mostReferrers('articles', 'categories', { _status: 'none' }).pipeline)).toEqual([]);
+    const plan = compileJoinCountPlan(registry, article, on(article, { ...catArticles, localizations: pop(A, 'localizations'), author: pop(A, 'author') }));
+    expect(plan.nodes.map((n) => n.fanOut)).toEqual([longestArray('articles', 'categories'), mostReferrers('articles', 'documentId', { _status: 'published' }), undefined]);
+    expect(plan.nodes[0]!.children[0]!.fanOut).toEqual(mostReferrers('articles', 'categories', { _status: 'published' }));
   });
 });
 

@@ -128,7 +128,6 @@ export function entityToRow(ctx: RowContext, ct: ContentType, sourceId: number, 
     setEmpty(ct.attributeNames, ct.attributes, row);
     convertAttributes(ctx, ct.attributes, data, '', row, ct.internal ? new Set([...SYSTEM, ...FILE_EXTRA]) : SYSTEM);
     ctx.fillLinks(ct.uid, sourceId, ct.attributes, row);
-    if (ct.internal && typeof data.folderPath === 'string') row.folderPath = data.folderPath;
     return row;
   } catch (error) {
     if (error instanceof FieldProblem) throw new Error(`${ct.uid} id ${sourceId}, field ${error.path}: ${error.message}`);

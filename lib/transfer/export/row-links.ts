@@ -1,0 +1,51 @@
+import { UPLOAD_FILE_UID, type ContentType, type Registry } from '../../schema';
+import type { HeldLink } from './entity-data';
+import { targetRow, type RowIndex } from './row-index';
+
+type Link = Record<string, unknown>;
+
+/** The positions on the inverse sides (Strapi's inverse order column), by target row and field, in owner-row order. */
+export type InverseCounters = Map<string, number>;
+
+function attributesOf(registry: Registry, uid: string) {
+  return registry.contentTypes.get(uid)?.attributes ?? registry.component(uid).attributes;
+}
+
+/**
+ * The link lines of one row and its components, as `strapi export` writes them (strapi/strapi
+ * packages/core/data-transfer/src/strapi/queries/link.ts): a relation between the rows Strapi would link (same
+ * status, same locale), `pos` the order on the owning side and on a to-many inverse side; a medium as a morph
+ * link from the file (`related`) with its position; the row's `localizations` link, as Strapi writes it for
+ * every row.
+ */
+export function rowLinks(registry: Registry, index: RowIndex, counters: InverseCounters, ct: ContentType, row: Record<string, unknown>, held: readonly HeldLink[]): Link[] {
+  const from = { status: row._status as string, locale: (row.locale as string | null) ?? null };
+  const out: Link[] = [];
+  for (const { type, ref, field, values } of held) {
+    const a = attributesOf(registry, type)[field]!;
+    if (a.kind === 'media') {
+      values.forEach((fileId, i) => {
+        out.push({ kind: 'relation.morph', relation: 'morphToMany', left: { type: UPLOAD_FILE_UID, field: 'related', ref: fileId }, right: { ref, pos: i + 1, type, field } });
+      });
+      continue;
+    }
+    if (a.kind !== 'relation') continue;
+    const inverse = a.inversedBy ? attributesOf(registry, a.target)[a.inversedBy] : undefined;
+    const inverseToMany = inverse?.kind === 'relation' && inverse.toMany;
+    values.forEach((documentId, i) => {
+      const target = targetRow(index, registry, a.target, documentId as string, from);
+      if (target === undefined) return; // a documentId no row has (a target deleted meanwhile): nothing to link
+      const right: Link = { type: a.target, ...(a.inversedBy ? { field: a.inversedBy } : {}), ref: target };
+      if (inverseToMany) {
+        const key = `${a.target}\u0000${target}\u0000${a.inversedBy}`;
+        const pos = (counters.get(key) ?? 0) + 1;
+        counters.set(key, pos);
+        right.pos = pos;
+      }
+      const left: Link = { type, field, ref, ...(a.toMany ? { pos: i + 1 } : {}) };
+      out.push({ kind: a.target === type ? 'relation.circular' : 'relation.basic', relation: a.relation, left, right });
+    });
+  }
+  out.push({ kind: 'relation.circular', relation: 'oneToMany', left: { type: ct.uid, ref: row.id, field: 'localizations' }, right: { type: ct.uid, ref: row.documentId } });
+  return out;
+}

@@ -2,7 +2,7 @@
  * content-router: a Strapi-v5-compatible REST Content API for Express, on MongoDB or an embedded engine.
  * Everything importable from the package is exported here.
  */
-import type { ContentDocument } from './documents';
+import type { ContentDocument, DocumentInput } from './documents';
 
 export { createContentRouter, type ContentRouter, type ContentRouterOptions } from './create-content-router';
 export { generateTypes, type GenerateTypesOptions } from './typegen/generate-types';
@@ -34,8 +34,14 @@ export type { Query, RestLimits } from './query';
 export interface ContentTypes {}
 /** The type of each component uid, filled in by the generated types like `ContentTypes`. */
 export interface Components {}
+/** What `data` accepts in a create or update of each content type uid, filled in by the generated types. */
+export interface ContentTypeInputs {}
 /** The document type of a content type uid: its generated type, or `ContentDocument` without one. */
 export type DocumentOf<U extends string> = U extends keyof ContentTypes ? ContentTypes[U] : ContentDocument;
+/** What `data` accepts for a content type uid: its generated input type, or any object without one. */
+export type DocumentInputOf<U extends string> = U extends keyof ContentTypeInputs ? ContentTypeInputs[U] : DocumentInput;
+/** The uids `router.documents()` takes: the generated ones when the generated types are in use, any string otherwise. */
+export type DocumentUid = [keyof ContentTypes] extends [never] ? string : keyof ContentTypes & string;
 export {
   backupDataFile,
   memoryEngine,
@@ -61,7 +67,15 @@ export type {
   ContentDocument,
   /** The Document Service's former name, kept: the same type as DocumentService. */
   DocumentService as Documents,
+  DocumentInput,
   DocumentQueryParams,
+  DocumentFilters,
+  DocumentFields,
+  DocumentPopulate,
+  DocumentSort,
+  ScalarFilter,
+  ScalarCondition,
+  SortOrder,
   DocumentCreateParams,
   DocumentUpdateParams,
   DocumentFindOneParams,

@@ -154,6 +154,9 @@ function expectOk(res: SpawnSyncReturns<string>, what: string): void {
       '// @ts-expect-error: a title is a string',
       'const wrong: number = created.title;',
       'void wrong;',
+      '// @ts-expect-error: no attribute titel: the Document Service takes the generated input type (not called)',
+      "const typo = () => notes.create({ data: { titel: 'x' } });",
+      'void typo;',
       "console.log('RESULT ' + JSON.stringify({ title: created.title, big, seo: seoOf?.metaTitle }));",
       '',
     ].join('\n'));

@@ -14,6 +14,8 @@ import { testEngine } from '../helpers/test-engine';
 import { everyTypeSchemas } from '../unit/schema/every-type';
 import { GENERATED, writeGenerated } from './generated-fixtures';
 import { typeErrors } from './type-check';
+import type { ThingInput } from './generated/every-type';
+import { thingReads, typedReads } from './typed-parameters';
 import { typedUsage } from './usage';
 
 /**
@@ -58,7 +60,7 @@ describe('the every-type model', () => {
     const file = (up.body as { id: number }[])[0]!.id;
     const person = await router.documents('api::person.person').create({ data: { name: 'Ada' } });
     const part = { label: 'p', qty: 2, picture: file, person: person.documentId };
-    const data = {
+    const data: ThingInput = {
       name: 'Thing', code: 'ABC', text: 't', rich: '# r', content: [{ type: 'paragraph', children: [{ type: 'text', text: 'x' }] }],
       email: 'a@b.co', secret: 'hidden', slug: 'thing', count: 3, big: '9007199254740993', ratio: 0.75, price: 12.5, flag: true,
       day: '2024-01-02', at: '10:11:12', when: '2024-01-02T03:04:05.000Z', stamp: '2024-01-02T03:04:05.000Z', meta: { a: [1, null] }, size: 'm',
@@ -87,6 +89,12 @@ describe('the every-type model', () => {
     const one = (await request(app).get('/api/things').query({ populate })).body.data[0] as Record<string, unknown>;
     const errors = literalErrors('every-type', [['Thing', { ...one, extra: 1 }], ['Thing', { ...one, price: '12.5' }], ['Thing', { ...one, documentId: undefined }]]);
     expect(errors).toEqual([expect.stringMatching(/extra\W+does not exist/), expect.stringMatching(/price|not assignable/), expect.stringMatching(/documentId|not assignable/)]);
+  });
+
+  it('typed parameters (enumerations, components, dynamic zones) are accepted at run time (typed-parameters.ts, run)', async () => {
+    const things = await thingReads(router);
+    expect(things.map((t) => t.name)).toEqual(['Thing']);
+    expect(things[0]!.zone?.length).toBe(2);
   });
 
   it('Document Service answers are values of the generated types', async () => {
@@ -128,6 +136,15 @@ describe('the blog model (the example app, seeded)', () => {
     ];
     expect((answers[0]![1] as unknown[]).length).toBeGreaterThan(0);
     expect(literalErrors('blog', answers)).toEqual([]);
+  });
+
+  it('typed parameters, every operator and populate form, are accepted at run time (typed-parameters.ts, run)', async () => {
+    const [list, all, deep, one, published] = await typedReads(router);
+    expect(list).toBeGreaterThan(0);
+    expect(all).toBeGreaterThan(0);
+    expect(deep).toBe(all);
+    expect(one).toBe(1);
+    expect(published).toBeGreaterThan(0);
   });
 
   it('router.documents() is typed by the generated ContentTypes map (usage.ts, run)', async () => {

@@ -41,3 +41,25 @@ export function typeErrors(sources: Readonly<Record<string, string>>): string[] 
     }),
   );
 }
+
+/**
+ * The type errors of a TypeScript project (a tsconfig.json and the files it includes), as `tsc -p` reports them:
+ * one message per error, `file(line): text`.
+ *
+ * @example
+ * projectErrors(path.join(__dirname, 'tsconfig.json')); // [] when this folder type-checks
+ */
+export function projectErrors(tsconfig: string): string[] {
+  const config = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
+  });
+  if (!config) throw new Error(`${tsconfig} not found`);
+  const program = ts.createProgram(config.fileNames, { ...config.options, noEmit: true });
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const where = d.file && d.start !== undefined ? `${path.relative(ROOT, d.file.fileName)}(${d.file.getLineAndCharacterOfPosition(d.start).line + 1})` : '';
+    return `${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+  });
+}

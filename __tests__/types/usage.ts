@@ -2,9 +2,11 @@
  * Type-level tests of the generated declarations (generated/*.d.ts, augmenting lib/ through declaration merging),
  * checked by `npm run typecheck` (tsconfig includes __tests__): every `@ts-expect-error` must be an error, the
  * rest must compile. Not run by jest (no `.test.ts`); generated-types.test.ts imports `typedUsage` to run it.
+ * This folder is its own TypeScript project (tsconfig.json here): the generated uid maps augment the library only
+ * in it, so the rest of the repository type-checks as an app without generated types.
  */
 import type { Document, DocumentResponseCollection } from '@strapi/client/dist/types/content-api';
-import type { ContentRouter, ContentRouterOptions, DocumentService } from '../../lib';
+import type { ContentRouter, ContentRouterOptions, DocumentService, DocumentUid } from '../../lib';
 import type { Article, Author, SharedQuote, SharedSeo } from './generated/blog';
 import type { Thing } from './generated/every-type';
 
@@ -45,9 +47,19 @@ export function scalarTypes(thing: Thing): void {
   }
 }
 
-/** Untyped use keeps working: an unknown uid is a ContentDocument service. */
-export function untyped(router: ContentRouter): DocumentService {
-  return router.documents('api::unknown.unknown');
+/** With the generated types in use, only their uids are content types; any service fits `DocumentService<any>`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function services(router: ContentRouter): DocumentService<any>[] {
+  // @ts-expect-error: a wrong uid (not a content type of the model)
+  void router.documents('api::artcle.article');
+  // @ts-expect-error: the upload plugin's files have no document service
+  void router.documents('plugin::upload.file');
+  // A uid known only at run time: the untyped form, as without generated types.
+  const uid: string = 'api::article.article';
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const dynamic: DocumentService<any> = router.documents(uid as DocumentUid);
+  void dynamic.create({ anything: 1 }, { status: 'draft' });
+  return [router.documents('api::article.article'), router.documents('api::global.global'), dynamic];
 }
 
 /** @strapi/client results: its documents are `Document`s (`any` values); the generated types name them. */

@@ -5,22 +5,6 @@ import { normalizeParams, parseQuery, type RestLimits } from '../query';
 import type { Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 
-/** Parameters of Strapi 5's Document Service reads (`findMany`, `findFirst`, `findOne`, `count`). */
-export interface DocumentQueryParams {
-  filters?: Record<string, unknown>;
-  fields?: string | readonly string[];
-  populate?: unknown;
-  sort?: unknown;
-  pagination?: { page?: number; pageSize?: number; start?: number; limit?: number; withCount?: boolean };
-  /** Strapi's Document Service form of `pagination: { start, limit }` (or `page`/`pageSize`). */
-  start?: number;
-  limit?: number;
-  page?: number;
-  pageSize?: number;
-  locale?: string;
-  status?: 'draft' | 'published';
-}
-
 /** No page limit: Strapi's Document Service returns every matching document unless told otherwise. */
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
 const TOP_LEVEL_PAGINATION = ['page', 'pageSize', 'start', 'limit'] as const;

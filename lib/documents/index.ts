@@ -6,10 +6,20 @@ export {
   strapiDocuments,
   type DocumentService,
   type ContentDocument,
+  type DocumentInput,
   type DocumentCreateParams,
   type DocumentUpdateParams,
   type DocumentFindOneParams,
   type DocumentTargetParams,
   type DocumentVersions,
 } from './strapi-documents';
-export type { DocumentQueryParams } from './document-params';
+export type {
+  DocumentQueryParams,
+  DocumentFilters,
+  DocumentFields,
+  DocumentPopulate,
+  DocumentSort,
+  ScalarFilter,
+  ScalarCondition,
+  SortOrder,
+} from './typed-params';

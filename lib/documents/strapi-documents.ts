@@ -3,28 +3,31 @@ import type { RestLimits } from '../query';
 import type { Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import type { Documents, DocumentWriteOptions } from './document-service';
-import { isParamsObject, paramsToQuery, type DocumentQueryParams } from './document-params';
+import { isParamsObject, paramsToQuery } from './document-params';
 import type { FindManyResult } from './read-documents';
+import type { ContentDocument, DocumentQueryParams, WriteData } from './typed-params';
 
 type Row = Record<string, unknown>;
 
-/** A document as the Document Service answers it: its `id` and `documentId`, and the selected attributes. */
-export type ContentDocument = Record<string, unknown> & { readonly id: number; readonly documentId: string };
+export type { ContentDocument };
+
+/** The `data` of a create or update when there is no generated input type: any object (validated at run time). */
+export type DocumentInput = Record<string, unknown>;
 
 /** `create()`'s parameters (Strapi 5): the data, and the locale, status, fields and populate of the answer. */
-export interface DocumentCreateParams extends Pick<DocumentQueryParams, 'fields' | 'populate' | 'locale' | 'status'> {
-  data: Record<string, unknown>;
+export interface DocumentCreateParams<D = ContentDocument, I = DocumentInput> extends Pick<DocumentQueryParams<D>, 'fields' | 'populate' | 'locale' | 'status'> {
+  data: I;
 }
 /** `update()`'s parameters (Strapi 5). */
-export interface DocumentUpdateParams extends DocumentCreateParams {
+export interface DocumentUpdateParams<D = ContentDocument, I = DocumentInput> extends DocumentCreateParams<D, I> {
   documentId: string;
 }
 /** `findOne()`'s parameters (Strapi 5). */
-export interface DocumentFindOneParams extends DocumentQueryParams {
+export interface DocumentFindOneParams<D = ContentDocument> extends DocumentQueryParams<D> {
   documentId: string;
 }
 /** `delete()`, `publish()`, `unpublish()`, `discardDraft()` parameters: `locale: '*'` for every locale. */
-export interface DocumentTargetParams extends Pick<DocumentQueryParams, 'fields' | 'populate'> {
+export interface DocumentTargetParams<D = ContentDocument> extends Pick<DocumentQueryParams<D>, 'fields' | 'populate'> {
   documentId: string;
   locale?: string;
 }
@@ -41,31 +44,37 @@ export interface DocumentVersions<D = ContentDocument> {
  * and error messages as the REST query. The REST query-string forms are kept: `findMany('populate=*')` answers
  * `{ data, pagination }` with the REST defaults (published, 25 a page), `findOne(documentId, query)`,
  * `create(data, options)`, `update(documentId, data, options)`, `delete(documentId, options)`, ...
+ *
+ * `D` is the document type and `I` what `data` accepts: with the generated types (docs/types.md) both come from
+ * the model and every parameter is checked (`filters`, `fields`, `populate` and `sort` keys, `data`'s attributes
+ * and values); with `ContentDocument` (no generated types) the parameters are untyped and `data` is anything.
+ * A raw query string is a `string` either way: the parsers check it at run time.
  */
-export interface DocumentService<D = ContentDocument> {
+export interface DocumentService<D = ContentDocument, I = DocumentInput> {
   readonly contentType: ContentType;
-  findMany(params?: DocumentQueryParams): Promise<D[]>;
+  findMany(params?: DocumentQueryParams<D>): Promise<D[]>;
   findMany(query: string | Query): Promise<Omit<FindManyResult, 'data'> & { data: D[] }>;
-  findFirst(params?: DocumentQueryParams | string | Query): Promise<D | null>;
-  findOne(params: DocumentFindOneParams): Promise<D | null>;
+  findFirst(params?: DocumentQueryParams<D>): Promise<D | null>;
+  findFirst(query: string | Query): Promise<D | null>;
+  findOne(params: DocumentFindOneParams<D>): Promise<D | null>;
   findOne(documentId: string, query?: string | Query): Promise<D | null>;
-  count(params?: Pick<DocumentQueryParams, 'filters' | 'locale' | 'status'>): Promise<number>;
-  create(params: DocumentCreateParams): Promise<D>;
-  create(data: unknown, options?: DocumentWriteOptions): Promise<D>;
-  update(params: DocumentUpdateParams): Promise<D | null>;
-  update(documentId: string, data: unknown, options?: DocumentWriteOptions): Promise<D | null>;
-  delete(params: DocumentTargetParams): Promise<DocumentVersions<D>>;
+  count(params?: Pick<DocumentQueryParams<D>, 'filters' | 'locale' | 'status'>): Promise<number>;
+  create(params: DocumentCreateParams<D, I>): Promise<D>;
+  create(data: WriteData<D, I>, options?: DocumentWriteOptions): Promise<D>;
+  update(params: DocumentUpdateParams<D, I>): Promise<D | null>;
+  update(documentId: string, data: WriteData<D, I>, options?: DocumentWriteOptions): Promise<D | null>;
+  delete(params: DocumentTargetParams<D>): Promise<DocumentVersions<D>>;
   delete(documentId: string, options?: { locale?: string | '*' }): Promise<number>;
-  publish(params: DocumentTargetParams): Promise<DocumentVersions<D>>;
+  publish(params: DocumentTargetParams<D>): Promise<DocumentVersions<D>>;
   publish(documentId: string, options?: { locale?: string }): Promise<D | null>;
-  unpublish(params: DocumentTargetParams): Promise<DocumentVersions<D>>;
+  unpublish(params: DocumentTargetParams<D>): Promise<DocumentVersions<D>>;
   unpublish(documentId: string, options?: { locale?: string }): Promise<number>;
-  discardDraft(params: DocumentTargetParams): Promise<DocumentVersions<D>>;
+  discardDraft(params: DocumentTargetParams<D>): Promise<DocumentVersions<D>>;
   discardDraft(documentId: string, options?: { locale?: string }): Promise<D | null>;
   /** The documentId of some stored document, in any locale and status (a single type has at most one). */
   anyDocumentId(): Promise<string | undefined>;
   /** A single type's `PUT` (REST form): updates its document in the locale (creating it) or creates the document. */
-  upsertSingle(data: unknown, options?: DocumentWriteOptions): Promise<D>;
+  upsertSingle(data: WriteData<D, I>, options?: DocumentWriteOptions): Promise<D>;
   /** A single type's `DELETE` (REST form): how many rows were deleted. */
   deleteSingle(options?: { locale?: string }): Promise<number>;
 }

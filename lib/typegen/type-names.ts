@@ -7,6 +7,9 @@ const pascal = (s: string): string =>
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
 
+/** The names a generated file declares besides the types of the model. */
+const RESERVED = ['JSONValue', 'Blocks', 'ContentTypes', 'Components', 'ContentTypeInputs', 'RelationRef', 'RelationPosition', 'RelationInput', 'MediaRef', 'MediaInput'];
+
 /**
  * An interface name per content type (its singularName: `Article`; the upload file: `UploadFile`) and
  * component (category and name: `SharedSeo`); a clash gets a numbered suffix.
@@ -16,7 +19,7 @@ const pascal = (s: string): string =>
  */
 export function typeNames(registry: Registry): Map<string, string> {
   const names = new Map<string, string>();
-  const used = new Set(['JSONValue', 'Blocks', 'ContentTypes', 'Components']);
+  const used = new Set(RESERVED);
   const take = (uid: string, wanted: string): void => {
     let name = /^[A-Za-z]/.test(wanted) ? wanted : `T${wanted}`;
     for (let i = 2; used.has(name); i++) name = `${wanted}${i}`;
@@ -26,4 +29,36 @@ export function typeNames(registry: Registry): Map<string, string> {
   for (const ct of registry.contentTypes.values()) take(ct.uid, ct.internal ? 'UploadFile' : pascal(ct.singularName));
   for (const c of registry.components.values()) take(c.uid, pascal(c.uid));
   return names;
+}
+
+/**
+ * The input type name of each content type (but the upload file) and component: its type name and `Input`
+ * (`ArticleInput`, `SharedSeoInput`), numbered when that name is taken.
+ *
+ * @example
+ * inputNames(registry, typeNames(registry)).get('api::article.article'); // 'ArticleInput'
+ */
+export function inputNames(registry: Registry, names: ReadonlyMap<string, string>): Map<string, string> {
+  const used = new Set([...RESERVED, ...names.values()]);
+  const inputs = new Map<string, string>();
+  const uids = [...[...registry.contentTypes.values()].filter((ct) => !ct.internal).map((ct) => ct.uid), ...registry.components.keys()];
+  for (const uid of uids) {
+    const wanted = `${names.get(uid)!}Input`;
+    let name = wanted;
+    for (let i = 2; used.has(name); i++) name = `${wanted}${i}`;
+    used.add(name);
+    inputs.set(uid, name);
+  }
+  return inputs;
+}
+
+/**
+ * An attribute name as a property key: as it is when it is an identifier, quoted otherwise.
+ *
+ * @example
+ * propertyKey('title'); // 'title'
+ * propertyKey('meta-title'); // '"meta-title"'
+ */
+export function propertyKey(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
 }

@@ -14,10 +14,11 @@ const type = (attributes: Record<string, AttributeSchema>, extra: Partial<Conten
 const person = type({ name: { type: 'string' } }, { info: { singularName: 'person', pluralName: 'people' } });
 const components = { 'parts.a': { attributes: { x: { type: 'string', required: true } } }, 'parts.b': { attributes: {} } };
 
-/** The member line generated for one attribute of a type without draft & publish. */
-function member(attribute: AttributeSchema): string {
+/** The member line generated for one attribute of a type without draft & publish, in `typeName`'s declaration. */
+function member(attribute: AttributeSchema, typeName = 'Thing'): string {
   const text = generateTypes({ contentTypes: [type({ field: attribute }), person], components });
-  return /^ {2}field\??: .*;$/m.exec(text)?.[0].trim() ?? '(absent)';
+  const declaration = new RegExp(`^export type ${typeName} = \\{\n[^]*?\n\\};$`, 'm').exec(text)?.[0] ?? '';
+  return /^ {2}field\??: .*;$/m.exec(declaration)?.[0].trim() ?? '(absent)';
 }
 
 it.each([
@@ -44,6 +45,36 @@ it.each([
   [{ type: 'dynamiczone', components: ['parts.a', 'parts.b'] }, 'field?: Array<(PartsA & { __component: "parts.a" }) | (PartsB & { __component: "parts.b" })>;'],
 ])('%j is %s', (attribute, expected) => {
   expect(member(attribute)).toBe(expected);
+});
+
+it.each([
+  [{ type: 'string' }, 'field?: string | null;'],
+  [{ type: 'string', required: true }, 'field?: string;'],
+  [{ type: 'password' }, 'field?: string | null;'],
+  [{ type: 'string', private: true }, 'field?: string | null;'],
+  [{ type: 'string', writable: false }, '(absent)'],
+  [{ type: 'integer' }, 'field?: number | null;'],
+  [{ type: 'biginteger' }, 'field?: string | number | null;'],
+  [{ type: 'datetime' }, 'field?: string | Date | null;'],
+  [{ type: 'json' }, 'field?: JSONValue;'],
+  [{ type: 'enumeration', enum: ['a', 'b'], required: true }, 'field?: "a" | "b";'],
+  [{ type: 'media', multiple: true }, 'field?: MediaInput;'],
+  [{ type: 'relation', relation: 'manyToOne', target: 'api::person.person' }, 'field?: RelationInput;'],
+  [{ type: 'component', component: 'parts.a' }, 'field?: PartsAInput | null;'],
+  [{ type: 'component', component: 'parts.a', repeatable: true }, 'field?: PartsAInput[];'],
+  [{ type: 'dynamiczone', components: ['parts.a'] }, 'field?: Array<(PartsAInput & { __component: "parts.a" })>;'],
+])('in data, %j is %s', (attribute, expected) => {
+  expect(member(attribute, 'ThingInput')).toBe(expected);
+});
+
+it('input types: one per content type and component, clash-free, mapped by uid in ContentTypeInputs', () => {
+  const clash = type({}, { info: { singularName: 'thing-input', pluralName: 'thing-inputs' } });
+  const text = generateTypes({ contentTypes: [type({}), clash], components });
+  expect(text).toContain('export type ThingInput = {'); // the answer type of api::thing-input.thing-input
+  expect(text).toContain('export type ThingInput2 = {');
+  expect(text).toMatch(/export type PartsAInput = \{\n.*\n {2}id\?: number;\n {2}x\?: string;\n\};/);
+  expect(text).toContain('  interface ContentTypeInputs {\n    "api::thing.thing": ThingInput2;\n    "api::thing-input.thing-input": ThingInputInput;\n  }');
+  expect(text).not.toMatch(/UploadFileInput/);
 });
 
 it('a draft may leave required fields empty: nullable in draft & publish types and the components they use', () => {

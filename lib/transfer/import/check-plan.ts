@@ -1,5 +1,5 @@
 import { UPLOAD_FILE_UID, type Registry } from '../../schema';
-import { addProblem, type ImportPlan } from './import-plan';
+import { addProblem, ownerKey, type ImportPlan } from './import-plan';
 
 /** `type\0ref` back to its parts. */
 function splitKey(key: string): [string, number] {
@@ -28,7 +28,7 @@ export function checkPlan(plan: ImportPlan, registry: Registry): void {
       const a = attributes[field]!;
       const toMany = a.kind === 'media' ? a.multiple : a.kind === 'relation' && a.toMany;
       if (!toMany && links.length > 1) addProblem(plan, `${type} id ${ref}, field ${field}: ${links.length} links to a to-one field`);
-      const missing = links.find((l) => !plan.rows.get(l.type)?.has(l.ref));
+      const missing = links.find((l) => !plan.rows.get(l.type)?.has(l.ref) && !plan.failed.has(ownerKey(l.type, l.ref)));
       if (missing) addProblem(plan, `${type} id ${ref}, field ${field}: links to ${missing.type} id ${missing.ref}, which is not in the export`);
     }
   }

@@ -21,30 +21,30 @@ const caches = new WeakMap<Engine, Map<string, Entry>>();
 /**
  * The rows of `collection` matching `scope` (a join's status scope: `{ _status }` or `{}`), as the engine counted
  * them, kept per engine until the engine writes anything or {@link JOIN_STATISTICS_TTL_MS} pass. It bounds how
- * many rows one row may join into that collection (documents/join-budget). The filter adds `id >=
- * MIN_SAFE_INTEGER` (every stored row's `id` is a positive integer) so that MongoDB counts the keys of an index
- * alone: `list_scope_id` `{ _status?, locale?, id }` or `id` hold every field the count reads, a covered query
- * (https://www.mongodb.com/docs/manual/core/query-optimization/#covered-query), where `countDocuments({})`
- * would read every document.
+ * many rows one row may join into that collection (documents/join-budget). MongoDB can count them from the keys
+ * of an index alone, a covered query (https://www.mongodb.com/docs/manual/core/query-optimization/#covered-query):
+ * `{ _status }` is the prefix of `list_scope_id`; an empty scope counts `id >= MIN_SAFE_INTEGER` (every stored
+ * row's `id` is a positive integer) on the `id` index, where `countDocuments({})` would read every document.
  *
  * @example
  * await scopeCount(engine, 'articles', { _status: 'published' }) // 300
  */
 export async function scopeCount(engine: Engine, collection: string, scope: Filter, now: () => number = Date.now): Promise<number> {
-  return kept(engine, `count\u0000${collection}\u0000${JSON.stringify(scope)}`, now, () => engine.count(collection, { ...scope, id: { $gte: Number.MIN_SAFE_INTEGER } }));
+  const filter = Object.keys(scope).length > 0 ? scope : { id: { $gte: Number.MIN_SAFE_INTEGER } };
+  return kept(engine, `count\u0000${collection}\u0000${JSON.stringify(scope)}`, now, () => engine.count(collection, filter));
 }
 
 /**
  * The value of a fan-out statistic (pipeline/compile-fan-out: the most rows one row joins through a relation),
- * kept as {@link scopeCount}'s counts are; undefined, without reading anything more, when its collection holds
- * more rows than `max` (the read's join budget): its `$group` reads every row, which then costs no more than one
- * read may join. 0 for an empty collection.
+ * kept as {@link scopeCount}'s counts are; undefined, without reading anything more, when its scope holds more
+ * rows than `max` (the read's join budget): it reads every row of its scope, which then costs no more than one
+ * read may join. 0 for an empty scope.
  *
  * @example
- * await maxFanOut(engine, longestArray('articles', 'categories'), 10_000) // 2
+ * await maxFanOut(engine, longestArray('articles', 'categories', { _status: 'published' }), 10_000) // 2
  */
 export async function maxFanOut(engine: Engine, statistic: FanOutStatistic, max: number, now: () => number = Date.now): Promise<number | undefined> {
-  if ((await scopeCount(engine, statistic.collection, {}, now)) > max) return undefined;
+  if ((await scopeCount(engine, statistic.collection, statistic.scope, now)) > max) return undefined;
   return kept(engine, `fanOut\u0000${statistic.collection}\u0000${JSON.stringify(statistic.pipeline)}`, now, async () => {
     const [doc] = await engine.aggregate(statistic.collection, statistic.pipeline, { readOnly: true });
     return typeof doc?.m === 'number' ? doc.m : 0;

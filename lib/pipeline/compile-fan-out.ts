@@ -9,23 +9,28 @@ import type { Filter, Pipeline } from '../engine/types';
  */
 export interface FanOutStatistic {
   readonly collection: string;
+  /** The rows it reads: a status scope (`{ _status }` or `{}`), its first `$match` when not empty. */
+  readonly scope: Filter;
   readonly pipeline: Pipeline;
 }
+
+const first = (scope: Filter): Pipeline => (Object.keys(scope).length > 0 ? [{ $match: scope }] : []);
 
 /** The document with the largest `m`: `$sort` and `$limit` (a top-k sort on MongoDB), `$max` being an accumulator. */
 const LARGEST = [{ $sort: { m: -1 } }, { $limit: 1 }];
 
 /**
- * The longest array stored at `field` of the rows of `collection` (an owning to-many relation, multiple media):
- * one row joins at most that many rows through it. A value that is not an array counts 1.
+ * The longest array stored at `field` of the rows of `collection` in `scope` (an owning to-many relation, multiple
+ * media; the scope of the rows a read joins from): one such row joins at most that many rows through it. A value
+ * that is not an array counts 1.
  *
  * @example
- * longestArray('articles', 'categories')
- * // { collection: 'articles', pipeline: [{ $project: { _id: 0, m: { $cond: [{ $isArray: ['$categories'] }, { $size: '$categories' }, 1] } } }, { $sort: { m: -1 } }, { $limit: 1 }] }
+ * longestArray('articles', 'categories', { _status: 'published' }).pipeline
+ * // [{ $match: { _status: 'published' } }, { $project: { _id: 0, m: { $cond: [{ $isArray: ['$categories'] }, { $size: '$categories' }, 1] } } }, { $sort: { m: -1 } }, { $limit: 1 }]
  */
-export function longestArray(collection: string, field: string): FanOutStatistic {
+export function longestArray(collection: string, field: string, scope: Filter): FanOutStatistic {
   const size = { $cond: [{ $isArray: [`$${field}`] }, { $size: `$${field}` }, 1] };
-  return { collection, pipeline: [{ $project: { _id: 0, m: size } }, ...LARGEST] };
+  return { collection, scope, pipeline: [...first(scope), { $project: { _id: 0, m: size } }, ...LARGEST] };
 }
 
 /**
@@ -38,6 +43,5 @@ export function longestArray(collection: string, field: string): FanOutStatistic
  * // [{ $match: { _status: 'published' } }, { $unwind: '$categories' }, { $group: { _id: '$categories', m: { $sum: 1 } } }, { $sort: { m: -1 } }, { $limit: 1 }]
  */
 export function mostReferrers(collection: string, field: string, scope: Filter): FanOutStatistic {
-  const match = Object.keys(scope).length > 0 ? [{ $match: scope }] : [];
-  return { collection, pipeline: [...match, { $unwind: `$${field}` }, { $group: { _id: `$${field}`, m: { $sum: 1 } } }, ...LARGEST] };
+  return { collection, scope, pipeline: [...first(scope), { $unwind: `$${field}` }, { $group: { _id: `$${field}`, m: { $sum: 1 } } }, ...LARGEST] };
 }

@@ -95,7 +95,7 @@ function populateNodes(w: Walk, owner: ContentType, map: PopulateMap, source: So
       // The rows one row joins: those of one key (mappedBy: its documentId in the owning field; localizations:
       // its documentId), else the elements of its own array.
       const keyed = attribute.kind === 'localizations' || (attribute.kind === 'relation' && !attribute.owner);
-      const fanOut = one ? undefined : keyed ? mostReferrers(join.from, join.foreignField, statusScope(w, target)) : longestArray(owner.collectionName, name);
+      const fanOut = one ? undefined : keyed ? mostReferrers(join.from, join.foreignField, statusScope(w, target)) : longestArray(owner.collectionName, name, statusScope(w, owner));
       out.push(countNode(w, join, target, node, [...path, name], one, fanOut));
     }
   }

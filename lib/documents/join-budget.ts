@@ -30,14 +30,15 @@ function planFor(registry: Registry, ct: ContentType, query: Query & { maxJoined
  * ReadLimitError the read itself would (documents/populate-budget answers it with the 400): on MongoDB the server
  * would otherwise build the product of the levels' fan-outs before the router could count a row (each to-many join
  * is only bounded by its own `$limit`). Three tiers, so that a legitimate read stays ONE aggregate:
- * 1. at most one to-many join on every populate path: nothing to do (the page size times one join's `$limit` bounds
- *    the work, and the read counts every row as before);
- * 2. otherwise an upper bound from statistics kept per engine (join-statistics): the read's rows are at most its page
- *    and the rows of its collection (one for a findOne, or a filter on a unique value); each join that fans out yields per row at most the rows of its target
- *    collection in scope, and on collections of at most `maxJoinedRows` rows at most the largest fan-out there
- *    (the longest relation array, the most rows holding one key). Within the budget, nothing more to do;
- * 3. otherwise the join count ({@link countJoins}): a few small aggregates that count, level after level, the
- *    rows the populate would join, and stop at the first one over the budget.
+ * 1. at most one join that fans out on every populate path: nothing to do (the page size times one join's
+ *    `$limit` bounds the work, and the read counts every row as before);
+ * 2. otherwise an upper bound from statistics kept per engine (join-statistics): the read's rows are at most its
+ *    page and the rows of its collection (one for a findOne, or a filter on a unique value); each join that fans
+ *    out yields per row at most the rows of its target collection in scope, and where that scope holds at most
+ *    `maxJoinedRows` rows at most its largest fan-out (the longest relation array, the most rows holding one key).
+ *    Within the budget, nothing more to do;
+ * 3. otherwise the join count ({@link countJoins}): small aggregates, one per populated level reached, that count
+ *    the rows the populate would join and stop at the first level over the budget.
  * The read's own meters stay the exact backstop (the embedded engine's row meter, populateMeter on MongoDB).
  *
  * @example
@@ -115,9 +116,10 @@ interface Step {
 /**
  * The join count: counts the rows the populate of a read joins, each as many times as it would appear in the
  * response (its weight: the sum of its parents' weights), level after level, and throws a ReadLimitError naming
- * the path of the join that takes the total over `max`, else returns the total. Each step is ONE aggregate from the parent rows (the
- * read's own rows first, then the rows of one join by `id`, each once however many times it appears) through the
- * joins of that populate node ({@link compileJoinCountStep}), which returns at most `max - total + 1` pairs: as
+ * the path of the join that takes the total over `max`, else returns the total. Each step is ONE aggregate from
+ * the parent rows (the read's own rows first, then the rows of one join by `id`, each once however many times it
+ * appears) through the joins of that populate node ({@link compileJoinCountStep}), which returns at most
+ * `max - total + 1` pairs: as
  * every pair adds at least 1, more could only go over. So a step costs the database at most that many joined rows
  * (index probes on the join's foreign field) plus one parent row's joins, and the whole count stops at the first
  * step that goes over. It counts what the embedded engine's row meter counts while it joins (each populate

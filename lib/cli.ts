@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { runDataFileCommand } from './cli/data-file';
 import { runHashToken } from './cli/hash-token';
+import { runTransferCommand } from './cli/transfer';
 import { generateTypes } from './typegen/generate-types';
 import { readComponentSchemas, readContentTypeSchemas } from './typegen/read-schemas';
 
@@ -12,6 +13,8 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[]) => number | Pr
   verify: (args) => runDataFileCommand('verify', args),
   repair: (args) => runDataFileCommand('repair', args),
   backup: (args) => runDataFileCommand('backup', args),
+  import: (args) => runTransferCommand('import', args),
+  export: (args) => runTransferCommand('export', args),
 };
 
 const USAGE = `usage: content-router types --schemas <dir|file>... [--components <dir>] --out <file> [--module <name>]
@@ -26,7 +29,9 @@ Other commands (each with --help):
   content-router hash-token     hash an API token's access key, or generate one (docs/security.md)
   content-router verify         check the embedded engine's data file (docs/production.md)
   content-router repair         repair it (a torn journal tail) and compact it
-  content-router backup         copy it consistently, also while the app runs`;
+  content-router backup         copy it consistently, also while the app runs
+  content-router import         import a Strapi export (strapi export's .tar, .tar.gz, .enc) into an empty store
+  content-router export         export the store in Strapi's format (strapi import reads it; docs/transfer.md)`;
 
 /** `--flag value...` to a map of the values of each flag. */
 function parseFlags(args: readonly string[]): Map<string, string[]> {

@@ -60,6 +60,23 @@ export { localProvider, type StorageProvider } from './media';
 export { serveUploads } from './http/serve-uploads';
 export { answerClientErrors } from './http/answer-client-errors';
 export { healthCheck } from './http/health-route';
+export {
+  importStrapiExport,
+  exportStrapiExport,
+  TransferError,
+  formatProgress,
+  type ImportOptions,
+  type ImportResult,
+  type ExportOptions,
+  type ExportResult,
+  type AssetRef,
+  type TransferTarget,
+  type ModelTarget,
+  type RouterTarget,
+  type UploadsOption,
+  type OnTransferProgress,
+  type TransferProgressEvent,
+} from './transfer';
 export type { Logger } from './errors/logger';
 export { hashAccessKey, type AuthOptions, type Ability } from './auth';
 export type {

@@ -89,6 +89,8 @@ function documentsFor(options: DocumentServiceOptions, ct: ContentType, validato
     clock: options.clock ?? (() => new Date()),
     newDocumentId: options.documentId ?? (() => uuidv7()),
     hooks: options.lifecycles ?? {},
+    // A request's caller: its body's relations to types it cannot find are dropped (Strapi's input sanitizer).
+    ...(ability === OPEN_ABILITY ? {} : { canFind: (uid: string) => ability.canFind(uid) }),
   };
   const parse = (q: string | Query | undefined, action: 'find' | 'findOne' | 'write'): Query =>
     typeof q === 'object' ? q : parseQuery({ registry, contentType: ct, rawQuery: q ?? '', context: ability, rest: options.rest, action });

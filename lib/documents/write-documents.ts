@@ -4,6 +4,7 @@ import type { BodyValidator } from '../schema/validate-body';
 import type { LifecycleHooks } from './lifecycle-hooks';
 import { runHook } from './lifecycle-hooks';
 import { reidComponents } from './prepare-components';
+import { dropForbiddenRelations } from './relations/drop-forbidden-relations';
 import { releaseExclusiveTargets, writeInverseRelation } from './relations/resolve-relations';
 import { claimConflict, claimSingleType } from './single-type-claim';
 import { checkUnique, emptyAttributes, sharedAttributeNames, toStoredAttributes, type InverseWrites } from './store-row';
@@ -19,6 +20,16 @@ export interface WriteContext {
   clock: () => Date;
   newDocumentId: () => string;
   hooks: LifecycleHooks;
+  /**
+   * Whether the caller may `find` a type (its ability; absent: every type, as the Document Service). Relations and
+   * media of the body to types it cannot find are dropped, as Strapi's input sanitizer drops them.
+   */
+  canFind?: (uid: string) => boolean;
+}
+
+/** The validated body without the relations the caller may not make (see WriteContext.canFind). */
+function allowedData(ctx: WriteContext, data: Row): Row {
+  return ctx.canFind ? dropForbiddenRelations(ctx.registry, ctx.ct.attributes, data, ctx.canFind) : data;
 }
 
 export interface WriteOptions {
@@ -42,7 +53,7 @@ async function localeRows(ctx: WriteContext, documentId: string, locale: string 
 export async function createDocument(ctx: WriteContext, rawData: unknown, options: WriteOptions, documentId?: string): Promise<string> {
   const { ct, engine } = ctx;
   const draft = ct.draftAndPublish && options.status === 'draft';
-  let data = ctx.validator.validate(rawData, { action: 'create', draft });
+  let data = allowedData(ctx, ctx.validator.validate(rawData, { action: 'create', draft }));
   data = await runHook(ctx.hooks, 'beforeCreate', { uid: ct.uid, data, locale: options.locale });
   let attrs: Row | undefined;
   try {
@@ -104,7 +115,7 @@ async function updateOnce(ctx: WriteContext, documentId: string, rawData: unknow
     return true;
   }
   const draft = ct.draftAndPublish && options.status === 'draft';
-  let data = ctx.validator.validate(rawData, { action: 'update', draft });
+  let data = allowedData(ctx, ctx.validator.validate(rawData, { action: 'update', draft }));
   data = await runHook(ctx.hooks, 'beforeUpdate', { uid: ct.uid, documentId, data, locale });
   let next: Row | undefined;
   try {

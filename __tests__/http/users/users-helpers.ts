@@ -37,8 +37,8 @@ export interface UsersApp {
 type UsersOverrides = Partial<NonNullable<ContentRouterOptions['auth']>['users']>;
 
 /**
- * An app with notes, tags and users-permissions: the Public role may read notes, the Authenticated role may read
- * and create notes and find users; a full-access and a read-only API token.
+ * An app with notes, tags and users-permissions: the Public role may read notes, the Authenticated role may read,
+ * create and update notes and find users; a full-access, a read-only and a custom (note writer) API token.
  */
 export async function createUsersApp(users: UsersOverrides = {}, engine: Engine = testEngine()): Promise<UsersApp> {
   const note = { ...noteType, attributes: { ...noteType.attributes, tags: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag', inversedBy: 'notes' } } };
@@ -51,10 +51,11 @@ export async function createUsersApp(users: UsersOverrides = {}, engine: Engine 
       apiTokens: [
         { name: 'full', type: 'full-access', accessKey: FULL },
         { name: 'ro', type: 'read-only', accessKey: READONLY },
+        { name: 'writer', type: 'custom', accessKey: 'users-test-custom-writer-token', permissions: ['api::note.note.create', 'api::note.note.update'] },
       ],
       users: {
         jwtSecret: JWT_SECRET,
-        roles: { authenticated: { actions: ['api::note.note.find', 'api::note.note.findOne', 'api::note.note.create', 'plugin::users-permissions.user.find'] } },
+        roles: { authenticated: { actions: ['api::note.note.find', 'api::note.note.findOne', 'api::note.note.create', 'api::note.note.update', 'plugin::users-permissions.user.find'] } },
         ...users,
       },
     },
@@ -76,3 +77,6 @@ export async function registerUser(app: express.Express, username: string, passw
 }
 
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+
+/** A custom API token that may create and update notes, and nothing else (it cannot find tags nor users). */
+export const WRITER = 'users-test-custom-writer-token';

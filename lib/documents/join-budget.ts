@@ -138,9 +138,10 @@ export async function countJoins(engine: Engine, plan: JoinCountPlan, first: Pip
     const options = { readOnly: true, ...(step.list ? { allowDiskUse: true } : {}) };
     const pairs = (await loggedRead(collection, pipeline, () => engine.aggregate(collection, pipeline, options))) as unknown as JoinCountPair[];
     const next = step.children.map(() => new Map<number, number>());
-    for (const { p, n, j } of pairs) {
-      const c = j.id;
-      const weight = step.weights ? (step.weights.get(p) ?? 0) : 1;
+    for (const pair of pairs) {
+      const n = Number(pair.n); // `includeArrayIndex` is a long on MongoDB (a number with the driver's promoteLongs)
+      const c = pair.j.id;
+      const weight = step.weights ? (step.weights.get(pair.p) ?? 0) : 1;
       total += weight;
       if (total > max) throw new ReadLimitError('joinedRows', max, step.children[n]!.path);
       if (typeof c === 'number') next[n]!.set(c, (next[n]!.get(c) ?? 0) + weight);

@@ -143,7 +143,7 @@ export class ReadLimitError extends Error {
  */
 export class EngineUnavailableError extends Error {
   override name = 'EngineUnavailableError';
-  constructor(readonly cause: unknown) {
+  constructor(override readonly cause: unknown) {
     super(`the database cannot be reached: ${(cause as { message?: unknown } | null)?.message ?? String(cause)}`);
   }
 }

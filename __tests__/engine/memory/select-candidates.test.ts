@@ -15,7 +15,7 @@ function collection(): MemoryCollection {
   for (const row of rows) col.insert(row);
   col.setIndexes([
     { name: 'document_locale_status', keys: { documentId: 1, locale: 1, _status: 1 }, unique: true },
-    { name: 'unique_slug', keys: { slug: 1, locale: 1, _status: 1 }, unique: true, partialFilterExpression: { slug: { $type: 'string' } } },
+    { name: 'unique_slug', keys: { slug: 1, locale: 1, _status: 1 }, unique: true, partialFilter: { slug: { $type: 'string' } } },
     { name: 'list_scope_id', keys: { _status: 1, locale: 1, id: 1 } },
     { name: 'author', keys: { author: 1 } },
   ]);

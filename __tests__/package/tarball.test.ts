@@ -187,9 +187,9 @@ function expectOk(res: SpawnSyncReturns<string>, what: string): void {
 
     it.each(examples.map((e) => [e.where, e] as const))('runs %s', (_where, example) => {
       const file = projects.files.get(example)!;
-      // What the examples read from the environment (docs/security.md's token hashes: any 128 hex digits).
+      // What the examples read from the environment (docs/security.md's token hashes: any 128 hex digits; docs/users.md's JWT secret).
       const hash = (c: string) => c.repeat(128);
-      const env = { ...process.env, NODE_ENV: 'test', MONGODB_URI: '', CMS_TOKEN: 'example-token-0123456789abcdef', API_TOKEN_SALT: 'salt', FRONTEND_TOKEN_HASH: hash('a'), IMPORTER_TOKEN_HASH: hash('b'), UPLOADER_TOKEN_HASH: hash('c') };
+      const env = { ...process.env, NODE_ENV: 'test', MONGODB_URI: '', CMS_TOKEN: 'example-token-0123456789abcdef', API_TOKEN_SALT: 'salt', FRONTEND_TOKEN_HASH: hash('a'), IMPORTER_TOKEN_HASH: hash('b'), UPLOADER_TOKEN_HASH: hash('c'), JWT_SECRET: 'example-jwt-secret' };
       const res = spawnSync(process.execPath, ['--require', projects.preload, file], { cwd: example.lang === 'ts' ? projects.esm : projects.cjs, encoding: 'utf8', timeout: TIMEOUT, env });
       if (res.status !== 0) throw new Error(`${example.where} exited with ${String(res.status)}\n${res.stdout}\n${res.stderr}`);
       // A server example answered its own GET /api/articles (each one lets the public find articles).

@@ -73,6 +73,9 @@ function startPlugin(options: ResolvedUsersOptions, deps: Parameters<UsersPermis
   const roles = createRolesService(deps.registry, store.roles, store.users);
   const jwt = createJwtService({ secret: options.jwtSecret, expiresIn: options.expiresIn });
   const mailer = createMailer(options.email);
+  if (!mailer.configured) {
+    deps.logger.warn('users-permissions: no e-mail sender (auth.users.email.send): reset-password and confirmation e-mails are not sent (docs/users.md)');
+  }
   const ctx: AccountsContext = { options, users: store.users, roles, jwt, mailer, logger: deps.logger };
   const limiter = options.ratelimit ? createRateLimiter(deps.engine, options.ratelimit) : undefined;
   const users = new WeakMap<IncomingMessage, Row>();

@@ -146,6 +146,9 @@ export function resolveUsersOptions(given: unknown): ResolvedUsersOptions {
   if (send !== undefined && typeof send !== 'function' && typeof (send as { sendMail?: unknown }).sendMail !== 'function') {
     throw invalid('auth.users.email.send must be a function (email) => Promise, or a transport with sendMail(email)');
   }
+  if (o.advanced?.emailConfirmation === true && send === undefined) {
+    throw invalid('auth.users.advanced.emailConfirmation needs auth.users.email.send: new users could never receive their confirmation code');
+  }
   const defaultRole = o.advanced?.defaultRole ?? 'authenticated';
   if (defaultRole === 'public') throw invalid('auth.users.advanced.defaultRole cannot be "public"');
   return Object.freeze({

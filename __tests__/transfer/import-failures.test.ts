@@ -84,7 +84,13 @@ describe('an export that does not fit the model: nothing is written, every probl
       'api::article.article id 173, field locale: "de" is not a configured locale (en, fr)',
       'api::article.article id 174, field locale: "de" is not a configured locale (en, fr)',
     ]);
+    expect((error as Error).message).toMatch(/\(configure those locales, or leave their versions out: unconfiguredLocales: 'skip', --skip-unconfigured-locales\)$/);
     await expectUntouched(model);
+    // Asked to: those versions are left out, with their links, and counted.
+    const result = await importStrapiExport({ engine: model.engine, contentTypes, components, i18n: { locales: ['en', 'fr'] } }, FIXTURE, { uploads: { directory: model.uploads }, unconfiguredLocales: 'skip' });
+    expect(result.rows['api::article.article']).toBe(147);
+    expect(result.skipped['versions in unconfigured locales (de)']).toBe(2);
+    expect(await model.engine.count('articles', { locale: 'de' })).toBe(0);
   });
 });
 

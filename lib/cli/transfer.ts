@@ -5,7 +5,7 @@ import { mongoEngine } from '../engine/mongo/mongo-engine';
 import { exportStrapiExport, formatProgress, importStrapiExport, type ModelTarget, type TransferProgressEvent } from '../transfer';
 import { readComponentSchemas, readContentTypeSchemas } from '../typegen/read-schemas';
 
-export const TRANSFER_USAGE = `usage: content-router import <file> <model> <store> [--key <key>]
+export const TRANSFER_USAGE = `usage: content-router import <file> <model> <store> [--key <key>] [--skip-unconfigured-locales]
        content-router export <file> <model> <store> [--key <key>] [--no-compress]
 
 Moves data in and out in Strapi's own transfer format (strapi export / strapi import; docs/transfer.md).
@@ -20,7 +20,8 @@ Moves data in and out in Strapi's own transfer format (strapi export / strapi im
   --data-file   the embedded engine's data file (the app must be stopped: one writer per data file)
   --mongodb-uri a MongoDB replica set (the app may run; the import needs an empty database)
   --uploads     the uploads folder (the local provider's upload.directory)
-  --key         Strapi's encryption key (strapi export --key)`;
+  --key         Strapi's encryption key (strapi export --key)
+  --skip-unconfigured-locales   leave out the versions in locales --locales does not list (default: refuse them)`;
 
 /** Where the command writes (the process's by default; tests pass their own). */
 export interface TransferIo {
@@ -47,6 +48,7 @@ const OPTIONS = {
   uploads: { type: 'string' },
   key: { type: 'string' },
   'no-compress': { type: 'boolean' },
+  'skip-unconfigured-locales': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -103,7 +105,8 @@ export async function runTransferCommand(command: 'import' | 'export', args: rea
     };
     const onProgress = progressWriter(io);
     if (command === 'import') {
-      const result = await importStrapiExport(target, file, { key: values.key, uploads: { directory: values.uploads }, onProgress });
+      const unconfiguredLocales = values['skip-unconfigured-locales'] ? 'skip' : 'error';
+      const result = await importStrapiExport(target, file, { key: values.key, uploads: { directory: values.uploads }, onProgress, unconfiguredLocales });
       const rows = Object.entries(result.rows).map(([uid, n]) => `${uid} ${n}`).join(', ');
       io.stdout(`content-router: imported ${file}: ${rows}; ${result.assets} file(s)\n`);
     } else {

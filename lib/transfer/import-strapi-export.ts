@@ -15,6 +15,11 @@ export interface ImportOptions {
   readonly key?: string;
   /** Where the media files go: `{ directory }` (a local uploads folder) or `{ provider }`. */
   readonly uploads?: UploadsOption;
+  /**
+   * Versions in a locale the model does not configure (Strapi 5 stores any locale a write names): `'error'`
+   * (default) refuses the export naming them; `'skip'` leaves them out (counted in `skipped`), with their links.
+   */
+  readonly unconfiguredLocales?: 'error' | 'skip';
   /** Called as the import goes (at most every 200 ms, and at the end of each stage). */
   readonly onProgress?: OnTransferProgress;
 }
@@ -26,7 +31,7 @@ export interface ImportResult {
   readonly assets: number;
   /** Lines of the export kept aside for a later export (Strapi's own types, schemas, configuration), by kind. */
   readonly kept: Readonly<Record<string, number>>;
-  /** Links not stored, by reason (Strapi's `localizations` links, media folders, creator fields). */
+  /** What was not stored, by reason: Strapi's `localizations` links, media folders, creator fields, versions left out. */
   readonly skipped: Readonly<Record<string, number>>;
 }
 
@@ -82,12 +87,13 @@ export async function importStrapiExport(target: TransferTarget, file: string, o
   const provider = uploadProvider(options.uploads);
   await checkEmpty(engine, registry);
   const progress = new TransferProgress(options.onProgress);
-  const plan = await scanExport(registry, file, { key: options.key }, progress);
+  const plan = await scanExport(registry, file, { key: options.key, unconfiguredLocales: options.unconfiguredLocales }, progress);
   progress.end();
   if (plan.problems.length) {
     const shown = plan.problems.slice(0, 10).map((p) => `  - ${p}`).join('\n');
     const more = plan.problems.length > 10 ? `\n  ... and ${plan.problems.length - 10} more` : '';
-    throw new TransferError(`${file} does not fit the model; nothing was imported:\n${shown}${more}`, plan.problems);
+    const hint = plan.problems.some((p) => p.includes('is not a configured locale')) ? "\n(configure those locales, or leave their versions out: unconfiguredLocales: 'skip', --skip-unconfigured-locales)" : '';
+    throw new TransferError(`${file} does not fit the model; nothing was imported:\n${shown}${more}${hint}`, plan.problems);
   }
   const undo: ImportUndo = { ranges: [], objects: [], claims: [] };
   try {

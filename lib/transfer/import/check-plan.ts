@@ -11,11 +11,24 @@ function exists(plan: ImportPlan, type: string, ref: number): boolean {
   return plan.rows.get(type)?.has(ref) === true || plan.components.get(type)?.has(ref) === true;
 }
 
+/** The links of the versions left out (and those pointing at them) go with them. */
+function dropLeftOut(plan: ImportPlan): void {
+  if (plan.left.size === 0) return;
+  for (const [key, fields] of plan.links) {
+    if (plan.left.has(key)) {
+      plan.links.delete(key);
+      continue;
+    }
+    for (const [field, links] of fields) fields.set(field, links.filter((l) => !plan.left.has(ownerKey(l.type, l.ref))));
+  }
+}
+
 /**
  * The checks of a scanned export that need all of it: every link joins an entity (or component) and a target
  * that are there, a to-one field has one link at most, every file has its bytes, a single type has one document.
  */
 export function checkPlan(plan: ImportPlan, registry: Registry): void {
+  dropLeftOut(plan);
   for (const [key, fields] of plan.links) {
     const [type, ref] = splitKey(key);
     if (plan.failed.has(key)) continue;

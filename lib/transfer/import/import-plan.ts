@@ -34,6 +34,8 @@ export interface ImportPlan {
   readonly problems: string[];
   /** The entities (owner keys) that had a problem: their links are not reported again. */
   readonly failed: Set<string>;
+  /** The rows left out on purpose (`unconfiguredLocales: 'skip'`) and their components: their links go too. */
+  readonly left: Set<string>;
   /** Links skipped on purpose (Strapi's `localizations` rows, file folders), by reason. */
   readonly skipped: Map<string, number>;
   linkCount: number;
@@ -54,7 +56,7 @@ export interface StoredObject {
 export const ownerKey = (type: string, ref: number): string => `${type}\u0000${ref}`;
 
 export function createPlan(): ImportPlan {
-  return { rows: new Map(), components: new Map(), links: new Map(), objects: new Map(), assets: new Set(), kept: new Map(), problems: [], failed: new Set(), skipped: new Map(), linkCount: 0 };
+  return { rows: new Map(), components: new Map(), links: new Map(), objects: new Map(), assets: new Set(), kept: new Map(), problems: [], failed: new Set(), left: new Set(), skipped: new Map(), linkCount: 0 };
 }
 
 /** The most problems collected before the first pass stops reading. */

@@ -1,4 +1,4 @@
-import { UPLOAD_FILE_UID, type Registry } from '../../schema';
+import { UPLOAD_FILE_UID, type ContentType, type Registry } from '../../schema';
 import { jsonlStage, readArchive, readJsonLines, type ArchiveReadOptions } from '../archive-reader';
 import type { TransferProgress } from '../progress';
 import { entityToRow, type RowContext } from './entity-row';
@@ -47,7 +47,24 @@ function recordFile(plan: ImportPlan, id: number, row: Record<string, unknown>):
   }
 }
 
-function planEntity(plan: ImportPlan, registry: Registry, ctx: RowContext, value: unknown, line: number, seen: Set<string>): 'keep' | void {
+/** What the scan is told: leave out the versions in locales the model does not configure (default: refuse them). */
+export interface ScanOptions extends ArchiveReadOptions {
+  readonly unconfiguredLocales?: 'error' | 'skip';
+}
+
+/** Leaves out a version in an unconfigured locale, with its components (so that their links go too). */
+function leaveOut(plan: ImportPlan, registry: Registry, ct: ContentType, entity: Entity): void {
+  plan.left.add(ownerKey(ct.uid, entity.id));
+  const ctx: RowContext = { registry, componentId: (uid, id) => (plan.left.add(ownerKey(uid, id)), id), fillLinks() {} };
+  try {
+    entityToRow(ctx, ct, entity.id, { ...entity.data, locale: registry.i18n.defaultLocale });
+  } catch {
+    // left out anyway
+  }
+  increment(plan.skipped, `versions in unconfigured locales (${String(entity.data.locale)})`);
+}
+
+function planEntity(plan: ImportPlan, registry: Registry, ctx: RowContext, value: unknown, line: number, seen: Set<string>, options: ScanOptions): 'keep' | void {
   if (!isEntity(value)) return addProblem(plan, `entities line ${line}: not a Strapi entity ({ type, id, data })`);
   const ct = registry.contentTypes.get(value.type);
   if (!ct) {
@@ -57,6 +74,7 @@ function planEntity(plan: ImportPlan, registry: Registry, ctx: RowContext, value
   let rows = plan.rows.get(ct.uid);
   if (!rows) plan.rows.set(ct.uid, (rows = new Map()));
   if (rows.has(value.id)) return addProblem(plan, `entity ${ct.uid} id ${value.id}: the id appears twice`);
+  if (options.unconfiguredLocales === 'skip' && ct.localized && !registry.i18n.locales.includes(value.data.locale as string)) return leaveOut(plan, registry, ct, value);
   try {
     const row = entityToRow(ctx, ct, value.id, value.data);
     const version = `${ct.uid}\u0000${String(row.documentId)}\u0000${String(row.locale)}\u0000${String(row._status)}`;
@@ -79,7 +97,7 @@ function planEntity(plan: ImportPlan, registry: Registry, ctx: RowContext, value
  * const plan = await scanExport(registry, 'export.tar');
  * if (plan.problems.length) throw ...
  */
-export async function scanExport(registry: Registry, file: string, options: ArchiveReadOptions, progress: TransferProgress): Promise<ImportPlan> {
+export async function scanExport(registry: Registry, file: string, options: ScanOptions, progress: TransferProgress): Promise<ImportPlan> {
   const plan = createPlan();
   const ctx = scanContext(registry, plan);
   const seen = new Set<string>();
@@ -91,7 +109,7 @@ export async function scanExport(registry: Registry, file: string, options: Arch
       progress.tick('scan', entry.size);
     } else if (stage === 'entities' || stage === 'links') {
       for await (const { line, value } of readJsonLines(entry)) {
-        const kept = stage === 'entities' ? planEntity(plan, registry, ctx, value, line, seen) : planLink(plan, registry, value, ++links);
+        const kept = stage === 'entities' ? planEntity(plan, registry, ctx, value, line, seen, options) : planLink(plan, registry, value, ++links);
         if (kept) increment(plan.kept, `${stage} of ${(value as { type?: string; left?: { type: string } }).type ?? (value as { left: { type: string } }).left.type}`);
         progress.tick('scan', 0);
         if (plan.problems.length >= MAX_PROBLEMS) return plan;

@@ -125,6 +125,7 @@ export async function writeExport(ctx: WriteContext, file: string, options: Arch
           const { type, id, data } = value as { type: string; id: number; data: unknown };
           const ct = registry.contentTypes.get(type);
           if (!ct) await keep(stage, value);
+          else if (plan.left.has(ownerKey(type, id))) continue;
           else {
             await batches.add(ct.collectionName, { id: ctx.ids.rows.get(type)!.get(id)!, ...entityToRow(rowContext, ct, id, data) });
             ctx.progress.tick('entities', 0);

@@ -3,14 +3,14 @@ import { createBlogApp } from '../../examples/blog/app';
 import { loadBlogModel } from '../../examples/blog/model';
 import { testEngine } from '../helpers/test-engine';
 import { blogTokens, startBlogApp, type RunningBlogApp } from '../helpers/conformance/start-blog-app';
-import { loadCorpus } from '../helpers/conformance/load';
+import { loadCorpus, USERS_CORPUS_FILE } from '../helpers/conformance/load';
 import { replayCorpus } from '../helpers/conformance/replay-corpus';
 import type { ReplayRecord } from '../helpers/conformance/types';
 import { requestValidator, responseValidator, type ResponseVerdict } from '../helpers/openapi/response-validator';
 import type { CorpusCase } from '../helpers/conformance/types';
 
 /**
- * The OpenAPI document is true of real answers: the conformance corpus (367 requests recorded against Strapi) is
+ * The OpenAPI document is true of real answers: the conformance corpus (367 requests recorded against Strapi, then the 63 of users-permissions) is
  * replayed against the example app, and every answer is checked against the document the app's router generates.
  */
 describe('router.openapi() describes the answers of the conformance corpus', () => {
@@ -21,7 +21,11 @@ describe('router.openapi() describes the answers of the conformance corpus', () 
     blog = await startBlogApp();
     cases = loadCorpus();
     const side = await replayCorpus(cases, blog.base, blogTokens());
-    records = side.index.map((name) => side.records.get(name)!);
+    // Then the users-and-permissions corpus on the same server, as it was recorded: its routes are documented too.
+    const usersCases = loadCorpus(USERS_CORPUS_FILE);
+    const users = await replayCorpus(usersCases, blog.base, blogTokens());
+    cases = [...cases, ...usersCases];
+    records = [...side.index.map((name) => side.records.get(name)!), ...users.index.map((name) => users.records.get(name)!)];
   }, 180_000);
   afterAll(async () => {
     await blog?.close();

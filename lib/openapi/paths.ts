@@ -1,6 +1,7 @@
 import type { ContentType, Registry } from '../schema';
 import { filesParameters, routeParameters, type Parameter } from './parameters';
 import { typeSchemaName, type JsonSchema } from './schemas';
+import { usersPaths } from './users-paths';
 
 /** An OpenAPI 3.1 Operation Object. */
 export type Operation = Record<string, unknown>;
@@ -103,9 +104,9 @@ const localesPath: Record<string, PathItem> = {
   },
 };
 
-/** Every route of the router: content types (collection and single), the media library, the locales. */
+/** Every route of the router: content types (collection and single), the media library, the locales, users-permissions. */
 export function routerPaths(registry: Registry, options: { maxLimit: number; upload: boolean }): Record<string, PathItem> {
-  let paths: Record<string, PathItem> = { ...localesPath };
+  let paths: Record<string, PathItem> = { ...localesPath, ...usersPaths(registry, options.maxLimit) };
   if (options.upload) paths = { ...paths, ...uploadPaths(options.maxLimit) };
   for (const ct of registry.contentTypes.values()) {
     if (ct.internal) continue;

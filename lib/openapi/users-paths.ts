@@ -1,0 +1,76 @@
+import type { Registry } from '../schema';
+import { routeParameters, type Parameter } from './parameters';
+import type { JsonSchema } from './schemas';
+
+/** `plugin::users-permissions.user`: present in the registry when `auth.users` is on. */
+const USER_UID = 'plugin::users-permissions.user';
+const UP = 'plugin::users-permissions';
+
+type Operation = Record<string, unknown>;
+type PathItem = Record<string, Operation | Parameter[]>;
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+const ok = (description: string, schema: JsonSchema) => ({ description, content: json(schema) });
+const errorsOf = (codes: readonly number[]) => Object.fromEntries(codes.map((c) => [String(c), { description: 'Strapi\'s error envelope', content: json(ref('Error')) }]));
+const COMMON = [400, 401, 403, 429, 500, 503];
+
+const user = ref('UsersPermissionsUser');
+/** A role as the roles routes answer it (the stored fields, plus `nb_users` or `permissions`). */
+const roleWith = (extra: Record<string, JsonSchema>): JsonSchema => ({
+  type: 'object',
+  required: ['id', 'documentId', 'name', 'type'],
+  properties: { id: { type: 'integer' }, documentId: { type: 'string' }, name: { type: 'string' }, description: { type: ['string', 'null'] }, type: { type: 'string' }, createdAt: { type: 'string' }, updatedAt: { type: 'string' }, publishedAt: { type: ['string', 'null'] }, ...extra },
+});
+const auth: JsonSchema = { type: 'object', required: ['user'], properties: { jwt: { type: 'string', description: 'HS256 JWT: send it as `Authorization: Bearer <jwt>`' }, user } };
+const okTrue: JsonSchema = { type: 'object', required: ['ok'], properties: { ok: { const: true } } };
+const body = (properties: Record<string, JsonSchema>, required: string[]) => ({ required: true, content: json({ type: 'object', required, properties }) });
+const str = { type: 'string' } as const;
+const tree: JsonSchema = { type: 'object', description: '`{ [type]: { controllers: { [controller]: { [action]: { enabled, policy } } } } }`' };
+
+function op(action: string, summary: string, extra: Operation): Operation {
+  return { operationId: `${UP}.${action}`, tags: [UP], summary, 'x-strapi-action': `${UP}.${action}`, ...extra };
+}
+
+/**
+ * The routes of the users-permissions plugin (docs/users.md), when the registry has its user type: `/auth/*`,
+ * `/users*`, `/users-permissions/roles*` and `/users-permissions/permissions`.
+ */
+export function usersPaths(registry: Registry, maxLimit: number): Record<string, PathItem> {
+  const ct = registry.contentTypes.get(USER_UID);
+  if (!ct) return {};
+  const id: Parameter = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The integer id' };
+  const password = { type: 'string', maxLength: 72 } as const;
+  return {
+    '/auth/local': { post: op('auth.callback', 'Log in with an e-mail or username and a password', { requestBody: body({ identifier: str, password: str }, ['identifier', 'password']), responses: { 200: ok('The JWT and the user', auth), ...errorsOf(COMMON) } }) },
+    '/auth/local/register': { post: op('auth.register', 'Register a user (of the default role)', { requestBody: body({ username: str, email: { type: 'string', format: 'email' }, password }, ['username', 'email', 'password']), responses: { 200: ok('The JWT (none with e-mail confirmation) and the user', auth), ...errorsOf(COMMON) } }) },
+    '/auth/change-password': { post: op('auth.changePassword', 'Change the password of the JWT\'s user', { requestBody: body({ currentPassword: str, password, passwordConfirmation: str }, ['currentPassword', 'password', 'passwordConfirmation']), responses: { 200: ok('A new JWT and the user', auth), ...errorsOf(COMMON) } }) },
+    '/auth/forgot-password': { post: op('auth.forgotPassword', 'E-mail a reset code (the same answer for every address)', { requestBody: body({ email: str }, ['email']), responses: { 200: ok('Always', okTrue), ...errorsOf(COMMON) } }) },
+    '/auth/reset-password': { post: op('auth.resetPassword', 'Set a new password with the e-mailed code', { requestBody: body({ code: str, password, passwordConfirmation: str }, ['code', 'password', 'passwordConfirmation']), responses: { 200: ok('The JWT and the user', auth), ...errorsOf(COMMON) } }) },
+    '/auth/email-confirmation': { get: op('auth.emailConfirmation', 'Confirm an e-mail address', { parameters: [{ name: 'confirmation', in: 'query', required: true, schema: str }], responses: { 302: { description: 'Confirmed: redirects to advanced.emailConfirmationRedirection' }, ...errorsOf(COMMON) } }) },
+    '/auth/send-email-confirmation': { post: op('auth.sendEmailConfirmation', 'Send the confirmation e-mail again', { requestBody: body({ email: str }, ['email']), responses: { 200: ok('Sent', { type: 'object', properties: { email: str, sent: { const: true } } }), ...errorsOf(COMMON) } }) },
+    '/users/me': { get: op('user.me', 'The JWT\'s user', { parameters: routeParameters(registry, ct, 'findOne', maxLimit), responses: { 200: ok('The user', user), ...errorsOf(COMMON) } }) },
+    '/users/count': { get: op('user.count', 'Count users', { responses: { 200: ok('How many', { type: 'integer', minimum: 0 }), ...errorsOf(COMMON) } }) },
+    '/users': {
+      get: op('user.find', 'List users (a bare array)', { parameters: routeParameters(registry, ct, 'find', maxLimit), responses: { 200: ok('The users', { type: 'array', items: user }), ...errorsOf(COMMON) } }),
+      post: op('user.create', 'Create a user (role required)', { requestBody: { required: true, content: json({ type: 'object', required: ['username', 'email', 'password', 'role'] }) }, responses: { 201: ok('The user with its role', user), ...errorsOf(COMMON) } }),
+    },
+    '/users/{id}': {
+      parameters: [id],
+      get: op('user.findOne', 'Get a user', { parameters: routeParameters(registry, ct, 'findOne', maxLimit), responses: { 200: ok('The user', user), 204: { description: 'No such user' }, ...errorsOf(COMMON) } }),
+      put: op('user.update', 'Update a user', { requestBody: { required: true, content: json({ type: 'object' }) }, responses: { 200: ok('The user with its role', user), ...errorsOf([...COMMON, 404]) } }),
+      delete: op('user.destroy', 'Delete a user', { responses: { 200: ok('The deleted user', user), 204: { description: 'No such user' }, ...errorsOf(COMMON) } }),
+    },
+    '/users-permissions/roles': {
+      get: op('role.find', 'List roles', { responses: { 200: ok('The roles with nb_users', { type: 'object', required: ['roles'], properties: { roles: { type: 'array', items: roleWith({ nb_users: { type: 'integer' } }) } } }), ...errorsOf(COMMON) } }),
+      post: op('role.createRole', 'Create a role', { requestBody: body({ name: str, description: str, type: str, permissions: tree }, ['name']), responses: { 200: ok('Created', okTrue), ...errorsOf(COMMON) } }),
+    },
+    '/users-permissions/roles/{id}': {
+      parameters: [id],
+      get: op('role.findOne', 'Get a role and its permissions', { responses: { 200: ok('The role', { type: 'object', required: ['role'], properties: { role: roleWith({ permissions: tree }) } }), ...errorsOf([...COMMON, 404]) } }),
+      put: op('role.updateRole', 'Update a role', { requestBody: body({ name: str, description: str, permissions: tree }, []), responses: { 200: ok('Updated', okTrue), ...errorsOf([...COMMON, 404]) } }),
+      delete: op('role.deleteRole', 'Delete a role (its users move to Public)', { responses: { 200: ok('Deleted', okTrue), ...errorsOf([...COMMON, 404]) } }),
+    },
+    '/users-permissions/permissions': { get: op('permissions.getPermissions', 'Every action', { responses: { 200: ok('The tree', { type: 'object', properties: { permissions: tree } }), ...errorsOf(COMMON) } }) },
+  };
+}

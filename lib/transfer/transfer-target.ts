@@ -30,17 +30,30 @@ export interface UploadsOption {
 }
 
 /**
+ * The types a transfer leaves to a later version: users-permissions' users and roles (auth.users). Their lines in
+ * an export are kept aside like Strapi's other own types, and their rows are not exported.
+ */
+const NOT_TRANSFERRED = /^plugin::users-permissions\./;
+
+/** The model as a transfer sees it: the registry without the types it does not move. */
+function transferView(registry: Registry): Registry {
+  const contentTypes = new Map([...registry.contentTypes].filter(([uid]) => !NOT_TRANSFERRED.test(uid)));
+  if (contentTypes.size === registry.contentTypes.size) return registry;
+  return { ...registry, contentTypes };
+}
+
+/**
  * The registry and the started engine of a target. A router's start-up is awaited; a bare engine is started
  * with the model's collections and indexes, as `createContentRouter` would.
  */
 export async function openTarget(target: TransferTarget): Promise<{ registry: Registry; engine: Engine }> {
   if ('registry' in target) {
     await target.ready;
-    return { registry: target.registry, engine: target.engine };
+    return { registry: transferView(target.registry), engine: target.engine };
   }
   const registry = createRegistry({ contentTypes: target.contentTypes, components: target.components, i18n: target.i18n });
   await target.engine.init(indexesFor(registry));
-  return { registry, engine: target.engine };
+  return { registry: transferView(registry), engine: target.engine };
 }
 
 /** The provider imported files are written with. */

@@ -66,6 +66,7 @@ export function planLink(plan: ImportPlan, registry: Registry, value: unknown, s
     return addProblem(plan, `${where}: the model has no relation ${left.field} stored on ${left.type}${attribute?.kind === 'relation' ? ' (it is the mappedBy side)' : ''}`);
   }
   if (attribute.target !== right.type) return addProblem(plan, `${where}: wrong target ${right.type}, the model's ${left.field} targets ${attribute.target}`);
+  if (!registry.contentTypes.has(attribute.target)) return increment(plan.skipped, `relations to ${attribute.target} (not transferred)`);
   if (!Number.isSafeInteger(left.ref) || !Number.isSafeInteger(right.ref)) return addProblem(plan, `${where}: refs must be integer ids`);
   own(plan, left.type, left.ref as number, { field: left.field, type: right.type, ref: right.ref as number, pos: left.pos ?? null, seq });
 }

@@ -151,7 +151,12 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
   for (const [type, role] of Object.entries(plugin?.options.roles ?? {})) checkActions(role.actions ?? [], `auth.users.roles.${type}.actions`, registry);
   const publicActions = options.auth?.public !== undefined && options.auth.public !== 'all' ? options.auth.public.actions : [];
   const collections = [...indexesFor(registry), ...(plugin?.collections ?? [])];
+  // The engine starts once every option is checked: a router whose construction throws (a bad `routes` entry is
+  // found by createHttpRouter below) must not have opened a MongoDB connection or a data file's lock.
+  let constructed!: () => void;
+  const checked = new Promise<void>((resolve) => (constructed = resolve));
   const start = async (): Promise<void> => {
+    await checked;
     await engine.init(collections, { logger });
     await users?.seed(publicActions);
   };
@@ -186,5 +191,6 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     documents: { value: documentServices(registry, rest, (uid) => service(uid)) },
     openapi: { value: openapi },
   });
+  constructed();
   return router;
 }

@@ -160,3 +160,29 @@ describe('users-permissions: roles survive a restart', () => {
     }
   });
 });
+
+describe('users-permissions: advanced settings', () => {
+  it('with e-mail confirmation, register answers no JWT and log-in waits for the confirmation', async () => {
+    const sent: Sent[] = [];
+    const t = await createUsersApp({ advanced: { emailConfirmation: true, emailConfirmationRedirection: 'https://app.example.com/welcome' }, email: { send: async (e) => void sent.push(e) } });
+    const res = await request(t.app).post('/api/auth/local/register').send({ username: 'kim', email: 'kim@example.com', password: 'Kim-pass-1' });
+    expect(res.status).toBe(200);
+    expect(res.body).not.toHaveProperty('jwt');
+    expect(res.body.user).toMatchObject({ username: 'kim', confirmed: false });
+    expectStrapiError(await request(t.app).post('/api/auth/local').send({ identifier: 'kim', password: 'Kim-pass-1' }), 400, 'ApplicationError', 'Your account email is not confirmed');
+    const code = /\?confirmation=([0-9a-f]{40})/.exec(sent[0]!.text)![1]!;
+    const confirmed = await request(t.app).get(`/api/auth/email-confirmation?confirmation=${code}`);
+    expect(confirmed.headers.location).toBe('https://app.example.com/welcome');
+    expect((await request(t.app).post('/api/auth/local').send({ identifier: 'kim', password: 'Kim-pass-1' })).status).toBe(200);
+  });
+
+  it('refuses registrations when allowRegister is false, and a JWT user may not use the anonymous routes', async () => {
+    const t = await createUsersApp({ advanced: { allowRegister: false } });
+    expectStrapiError(await request(t.app).post('/api/auth/local/register').send({ username: 'lee', email: 'lee@example.com', password: 'Lee-pass-1' }), 400, 'ApplicationError', 'Register action is currently disabled');
+    const created = await request(t.app).post('/api/users').set(bearer(FULL)).send({ username: 'lee', email: 'lee@example.com', password: 'Lee-pass-1', role: 1 });
+    const login = await request(t.app).post('/api/auth/local').send({ identifier: 'lee@example.com', password: 'Lee-pass-1' });
+    expect({ created: created.status, login: login.status }).toEqual({ created: 201, login: 200 });
+    // The Authenticated role has no auth.callback (Strapi's defaults): 403, as in Strapi.
+    expectStrapiError(await request(t.app).post('/api/auth/local').set(bearer(login.body.jwt as string)).send({ identifier: 'lee', password: 'Lee-pass-1' }), 403, 'ForbiddenError');
+  });
+});

@@ -1,0 +1,70 @@
+import { fieldValidationError } from '../../../lib/errors';
+import { memoryEngine } from '../../../lib';
+import { createRateLimiter, rateLimitKey } from '../../../lib/users-permissions/rate-limit';
+import { validateStrings } from '../../../lib/users-permissions/validate-body';
+
+describe('rateLimitKey (Strapi\'s buildPrefixKey)', () => {
+  it.each([
+    ['/api/auth/local', { email: 'a@b.c' }, 'noIdentifier:/api/auth/local:1.2.3.4'],
+    ['/API/Auth/Local/', {}, 'noIdentifier:/api/auth/local:1.2.3.4'],
+    ['//api//auth//local', {}, 'noIdentifier:/api/auth/local:1.2.3.4'],
+    ['/api/auth/reset-password', { email: 'x@y.z' }, 'noIdentifier:/api/auth/reset-password:1.2.3.4'],
+    ['/api/auth/change-password', {}, 'noIdentifier:/api/auth/change-password:1.2.3.4'],
+    ['/api/auth/local/register', { email: 'User@Example.com' }, 'user@example.com:/api/auth/local/register:1.2.3.4'],
+    ['/api/auth/forgot-password', { email: { $ne: 1 } }, 'unknownIdentifier:/api/auth/forgot-password:1.2.3.4'],
+    ['/api/auth/forgot-password', undefined, 'unknownIdentifier:/api/auth/forgot-password:1.2.3.4'],
+  ])('%s %j -> %s', (path, body, key) => {
+    expect(rateLimitKey(path, '1.2.3.4', body)).toBe(key);
+  });
+});
+
+describe('createRateLimiter', () => {
+  it('counts per key in a fixed window kept in the engine, and opens a new window once it is over', async () => {
+    const engine = memoryEngine({ ephemeral: true });
+    let now = 1_000;
+    const limiter = createRateLimiter(engine, { interval: 100, max: 2 }, () => now);
+    expect([await limiter.hit('k'), await limiter.hit('k'), await limiter.hit('k'), await limiter.hit('other')]).toEqual([true, true, false, true]);
+    // A second limiter on the same engine (another app instance) shares the count.
+    const instance2 = createRateLimiter(engine, { interval: 100, max: 2 }, () => now);
+    expect(await instance2.hit('k')).toBe(false);
+    now += 100;
+    expect(await instance2.hit('k')).toBe(true);
+    expect(await engine.count('up_rate_limits', {})).toBe(1); // the expired windows were removed
+    await engine.close();
+  });
+});
+
+describe('validateStrings (the plugin\'s yup messages)', () => {
+  const capture = (fn: () => unknown): unknown => {
+    try {
+      fn();
+    } catch (error) {
+      return { message: (error as Error).message, details: (error as { details: unknown }).details };
+    }
+    return undefined;
+  };
+
+  it('casts numbers as yup does, and prints objects in its notType message', () => {
+    expect(validateStrings({ identifier: 5, password: true }, { identifier: { required: true }, password: { required: true } })).toEqual({ identifier: '5', password: 'true' });
+    const message = 'identifier must be a `string` type, but the final value was: `{\n  "$ne": "null"\n}`.';
+    expect(capture(() => validateStrings({ identifier: { $ne: null } }, { identifier: { required: true } }))).toEqual({
+      message,
+      details: fieldValidationError([{ path: ['identifier'], message, name: 'ValidationError', value: { $ne: null } }]).details,
+    });
+  });
+
+  it('reports required fields without a value, in the schema order, and empty strings as missing', () => {
+    const error = capture(() => validateStrings({ username: '' }, { email: { required: true, email: true }, username: { required: true } })) as { message: string; details: { errors: unknown[] } };
+    expect(error.message).toBe('2 errors occurred');
+    expect(error.details.errors).toEqual([
+      { path: ['email'], message: 'email is a required field', name: 'ValidationError' },
+      { path: ['username'], message: 'username is a required field', name: 'ValidationError' },
+    ]);
+  });
+
+  it('checks e-mails and the 72 bytes bcrypt reads', () => {
+    expect(capture(() => validateStrings({ email: 'not-an-email' }, { email: { email: true } }))).toMatchObject({ message: 'email must be a valid email' });
+    expect(capture(() => validateStrings({ password: 'é'.repeat(37) }, { password: { maxBytes: 72 } }))).toMatchObject({ message: 'Password must be less than 73 bytes' });
+    expect(validateStrings({ password: 'é'.repeat(36) }, { password: { maxBytes: 72 } })).toEqual({ password: 'é'.repeat(36) });
+  });
+});

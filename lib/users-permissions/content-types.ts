@@ -1,5 +1,3 @@
-import { ConfigurationError } from '../errors';
-
 export const USER_UID = 'plugin::users-permissions.user';
 export const ROLE_UID = 'plugin::users-permissions.role';
 /** Where the rate limit counts requests (one row per key and window), shared by every app instance. */
@@ -12,14 +10,13 @@ export const USER_CORE_ATTRIBUTES = ['username', 'email', 'provider', 'password'
  * Strapi 5's user type (`@strapi/plugin-users-permissions` server/content-types/user/schema.json), stored in
  * `up_users` like Strapi's table. `password`, `resetPasswordToken` and `confirmationToken` are private: no route,
  * populate, filter or sort reaches them (format/ and query/ skip private attributes). `email` is unique here
- * (Strapi's `unique_email` setting, on by default), so that two instances cannot register one address twice.
+ * (Strapi's `unique_email` setting, on by default), so that two instances cannot register one address twice. The
+ * host's attributes (a project's `src/extensions/users-permissions/content-types/user/schema.json`) are added; the
+ * plugin's own attributes in that file are the plugin's, as they are in Strapi.
  */
-function userDefinition(extra: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  for (const name of Object.keys(extra)) {
-    if ((USER_CORE_ATTRIBUTES as readonly string[]).includes(name)) {
-      throw new ConfigurationError('CR_INVALID_OPTIONS', `auth.users.userSchema.attributes.${name}: "${name}" is an attribute of the users-permissions plugin and cannot be redefined`);
-    }
-  }
+function userDefinition(given: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  // A project's extension file repeats the plugin's attributes: those stay the plugin's, the others are added.
+  const extra = Object.fromEntries(Object.entries(given).filter(([name]) => !(USER_CORE_ATTRIBUTES as readonly string[]).includes(name)));
   return {
     kind: 'collectionType',
     uid: USER_UID,

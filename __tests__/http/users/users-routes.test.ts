@@ -16,7 +16,12 @@ describe('users-permissions: the /users, roles and password routes', () => {
   let t: UsersApp;
   const sent: Sent[] = [];
   beforeAll(async () => {
-    t = await createUsersApp({ email: { send: async (e) => void sent.push(e) }, register: { allowedFields: ['nickname'] }, userSchema: { attributes: { nickname: { type: 'string' } } } });
+    t = await createUsersApp({
+      email: { send: async (e) => void sent.push(e) },
+      register: { allowedFields: ['nickname'] },
+      // As a project's src/extensions/users-permissions/content-types/user/schema.json: the plugin's attributes repeated, one added.
+      userSchema: { attributes: { username: { type: 'string', minLength: 3, unique: true, configurable: false, required: true }, password: { type: 'password', private: true }, nickname: { type: 'string' } } },
+    });
   });
 
   it('refuses mass assignment in register, accepts the allowed extra fields, and counts users', async () => {

@@ -83,7 +83,9 @@ function startPlugin(options: ResolvedUsersOptions, deps: Parameters<UsersPermis
     async authenticate(token, req) {
       const payload = jwt.verify(token);
       if (!payload || payload.id === undefined) throw new UnauthorizedError();
-      const user = typeof payload.id === 'number' ? await store.users.rowById(payload.id) : undefined;
+      // Strapi looks the id up as the database gives it: a number, or the same number as a string.
+      const id = typeof payload.id === 'string' && /^\d{1,15}$/.test(payload.id) ? Number(payload.id) : payload.id;
+      const user = typeof id === 'number' ? await store.users.rowById(id) : undefined;
       if (!user || user.blocked === true || (options.emailConfirmation && user.confirmed !== true)) {
         throw new UnauthorizedError('Invalid credentials');
       }

@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { createContentRouter } from '../../../lib';
+import { createContentRouter, memoryEngine } from '../../../lib';
 import { expectStrapiError } from '../../helpers/http';
 import { bearer, createUsersApp, FULL, JWT_SECRET, noteType, registerUser, type UsersApp } from './users-helpers';
 
@@ -125,6 +125,18 @@ describe('users-permissions: logging in and JWTs', () => {
     // The Authenticated role may find users.
     const own = await request(t.app).get('/api/notes?populate=owner').set(bearer(alice.jwt));
     expect(own.body.data[0].owner).toMatchObject({ username: 'alice' });
+  });
+
+  it('says at start-up that users are on, and once that no e-mail sender is configured', async () => {
+    const lines: string[] = [];
+    const logger = { info: (m: string) => lines.push(`info ${m}`), warn: (m: string) => lines.push(`warn ${m}`), error: (m: string) => lines.push(`error ${m}`) };
+    const router = createContentRouter({ contentTypes: [noteType] as never, engine: memoryEngine({ ephemeral: true }), logger, auth: { users: { jwtSecret: 's' } } });
+    await router.ready;
+    expect(lines).toEqual([
+      expect.stringMatching(/^warn users-permissions: no e-mail sender/),
+      expect.stringMatching(/^info content-router: ready: .*auth: users-permissions \(register, log in, JWTs\)$/),
+    ]);
+    await router.engine.close();
   });
 
   it('refuses to start without a JWT secret, and says how to make one', () => {

@@ -1,7 +1,7 @@
 import { type Request, type RequestHandler, Router } from 'express';
 import qs from 'qs';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
-import { type MediaService, type PublicFile, toMediaFile } from '../media';
+import { type MediaService, type PrepareFileLink, type PublicFile, toMediaFile } from '../media';
 import { getAbility, rawQueryString } from './request-context';
 
 const ACTION = 'plugin::upload.content-api';
@@ -10,6 +10,8 @@ const ACTION = 'plugin::upload.content-api';
 export interface UploadRouterOptions {
   /** Permission prefix checked on each route (`<prefix>.find|findOne|upload|destroy`). Default Strapi's. */
   actionPrefix?: string;
+  /** Links an upload to an entry (`ref`, `refId`, `field`) for a caller who may do `can(action)`. */
+  prepareLink?: (can: (action: string) => boolean) => PrepareFileLink;
 }
 
 /** `'12'` -> 12; anything that is not a plain positive integer -> null. */
@@ -60,7 +62,8 @@ export function createUploadRouter(media: MediaService, options: UploadRouterOpt
   router.post('/', allow('upload'), async (req, res) => {
     const rawId = targetId(req);
     if (rawId === undefined) {
-      const files = await media.upload(req);
+      const ability = getAbility(req);
+      const files = await media.upload(req, options.prepareLink ? { prepareLink: options.prepareLink((action) => ability.can(action)) } : {});
       res.status(201).json(files.map(answer));
       return;
     }

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import type { Router } from 'express';
 import type { Engine } from '../engine';
-import { createMediaService, localProvider, type SharpSettings, type StorageProvider } from '../media';
+import { createMediaService, localProvider, type FileEvents, type SharpSettings, type StorageProvider } from '../media';
 import type { Registry } from '../schema';
+import { prepareUploadLink } from '../documents/link-uploaded-files';
 import { createUploadRouter } from './upload-router';
 
 /** Options of the media library. */
@@ -26,7 +27,7 @@ export interface UploadOptions {
 }
 
 /** The `/upload` routes of the media library. */
-export function uploadRoutes(deps: UploadOptions & { registry: Registry; engine: Engine; documentId?: () => string }): Router {
+export function uploadRoutes(deps: UploadOptions & { registry: Registry; engine: Engine; documentId?: () => string; events?: FileEvents }): Router {
   const provider = deps.provider ?? localProvider({ directory: deps.directory ?? path.resolve('public', 'uploads') });
   const media = createMediaService({
     engine: deps.engine,
@@ -39,6 +40,9 @@ export function uploadRoutes(deps: UploadOptions & { registry: Registry; engine:
     maxRequestPixels: deps.maxRequestPixels,
     sharp: deps.sharp,
     documentId: deps.documentId,
+    events: deps.events,
   });
-  return createUploadRouter(media);
+  return createUploadRouter(media, {
+    prepareLink: (can) => (fields) => prepareUploadLink({ engine: deps.engine, registry: deps.registry, can }, fields),
+  });
 }

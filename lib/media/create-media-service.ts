@@ -13,7 +13,7 @@ import { type SharpSettings, configureSharp, createSlots } from './image-slots';
 import { DEFAULT_BREAKPOINTS } from './process-image';
 import { type UploadLimits, type UploadRequest, readUploadRequest } from './read-upload-request';
 import { type StoreContext, type StoredContent, fileName, prepareFile, putFile, storedObjects } from './store-file';
-import type { DisallowedFile, FileInfo, FileRow, MediaService, PublicFile, StorageProvider } from './types';
+import type { DisallowedFile, FileEventName, FileEvents, FileInfo, FileRow, MediaService, PrepareFileLink, PublicFile, StorageProvider } from './types';
 
 export const FILES_COLLECTION = 'files';
 
@@ -35,6 +35,8 @@ export interface MediaServiceOptions {
   sharp?: SharpSettings | false;
   clock?: () => Date;
   documentId?: () => string;
+  /** Where writes are announced as Strapi's media events (webhooks, `router.on`), inside their transaction. */
+  events?: FileEvents;
 }
 
 /**
@@ -59,6 +61,15 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
   const storeContext = (workDir: string): StoreContext => ({
     provider, breakpoints, workDir, maxPixels: pixelLimits.maxPixels, imageSlot: (fn) => imageSlots.run(fn),
   });
+  /** Runs a write and records its events in the same transaction (a plain write without an events recorder). */
+  async function announced(event: FileEventName, rows: readonly FileRow[], write: () => Promise<unknown>): Promise<void> {
+    const events = options.events;
+    if (!events) return void (await write());
+    await engine.transaction(async () => {
+      await write();
+      for (const row of rows) events.record(event, row);
+    });
+  }
   const limits: UploadLimits = { sizeLimit: options.sizeLimit ?? 200 * 1024 * 1024, maxFiles: options.maxFiles ?? 20, maxFieldSize: 1024 * 1024 };
 
   async function findRow(id: number): Promise<FileRow | null> {
@@ -83,10 +94,11 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     }
   }
 
-  async function upload(req: IncomingMessage): Promise<PublicFile[]> {
+  async function upload(req: IncomingMessage, options: { prepareLink?: PrepareFileLink } = {}): Promise<PublicFile[]> {
     return withRequest(req, async (request) => {
       if (request.files.length === 0) throw new ValidationError('Files are empty');
       const infos = parseFileInfo(request.fields.fileInfo, request.files.length);
+      const link = (await options.prepareLink?.(request.fields)) ?? null;
       const ctx = storeContext(request.workDir);
       const names = request.files.map((file, i) => fileName(file, infos[i] ?? {}));
       const headers = await checkedHeaders(request.files.map((file, i) => ({ path: file.path, name: names[i]! })));
@@ -114,7 +126,12 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
           updatedAt: now,
           publishedAt: now,
         }));
-        await engine.insertMany(FILES_COLLECTION, rows);
+        await announced('media.create', rows, () =>
+          engine.transaction(async () => {
+            await engine.insertMany(FILES_COLLECTION, rows);
+            await link?.apply(rows);
+          }),
+        );
         return rows.map(toPublicFile);
       } catch (err) {
         await Promise.allSettled(stored.flatMap((s) => storedObjects(s.content).map((o) => provider.delete(o))));
@@ -126,7 +143,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
   /** Writes the new version of file `id` (its engine `_id` is kept by the engine). */
   async function save(id: number, next: FileRow): Promise<PublicFile> {
     delete (next as Partial<Row>)._id;
-    await engine.replaceOne(FILES_COLLECTION, { id }, next);
+    await announced('media.update', [next], () => engine.replaceOne(FILES_COLLECTION, { id }, next));
     return toPublicFile(next);
   }
 
@@ -200,6 +217,7 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     if (!row) throw new NotFoundError('file.notFound');
     await engine.transaction(async () => {
       await detach(id);
+      options.events?.record('media.delete', row);
       await engine.deleteMany(FILES_COLLECTION, { id });
     });
     if (row.provider === provider.name) await Promise.allSettled(storedObjects(row).map((o) => provider.delete(o)));

@@ -1,4 +1,4 @@
-export type { DisallowedFile, FileFormat, FileInfo, FileRow, MediaFile, MediaService, ProviderFile, PublicFile, StorageProvider, StoredFileRef } from './types';
+export type { DisallowedFile, FileEventName, FileEvents, FileFormat, FileInfo, FileRow, MediaFile, MediaService, PrepareFileLink, ProviderFile, PublicFile, StorageProvider, StoredFileRef } from './types';
 export { createMediaService, FILES_COLLECTION, type MediaServiceOptions } from './create-media-service';
 export { localProvider, type LocalProviderOptions } from './local-provider';
 export { toMediaFile, toPublicFile } from './format-file';

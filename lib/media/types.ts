@@ -98,10 +98,19 @@ export interface DisallowedFile {
 /** A file as the service answers it: the stored row without internal fields (`_id`, `_status`, `locale`). */
 export type PublicFile = Omit<FileRow, 'locale' | '_status'>;
 
+/**
+ * Links uploaded files to an entry (the `ref`, `refId`, `field` form fields): validated from the form's fields
+ * before any file is stored (throws the request's 400/403), applied in the transaction that inserts the files.
+ */
+export type PrepareFileLink = (fields: Readonly<Record<string, string>>) => Promise<{ apply(files: readonly { id: number; mime: string }[]): Promise<void> } | null>;
+
 /** The upload service behind `/upload` (and the documents service's media checks). */
 export interface MediaService {
-  /** Parses a multipart request (`files` parts, optional `fileInfo`), stores each file; answers them in request order. */
-  upload(req: import('node:http').IncomingMessage): Promise<PublicFile[]>;
+  /**
+   * Parses a multipart request (`files` parts, optional `fileInfo`), stores each file; answers them in request
+   * order. `prepareLink` links them to an entry (`ref`, `refId`, `field`).
+   */
+  upload(req: import('node:http').IncomingMessage, options?: { prepareLink?: PrepareFileLink }): Promise<PublicFile[]>;
   /**
    * `POST /upload?id=<id>`: without a file, updates the info (`fileInfo` form field or a JSON body's
    * `fileInfo`); with one file, replaces the file's content keeping its `hash` and URL.
@@ -122,4 +131,12 @@ export interface MediaService {
   disallowed(ids: readonly number[], allowedTypes: readonly string[] | null): Promise<DisallowedFile[]>;
   /** Throws the 400 ValidationError for files of `ids` a media attribute does not accept. */
   checkAllowedTypes(attribute: import('../schema').MediaAttribute, ids: readonly number[], path?: readonly string[]): Promise<void>;
+}
+
+/** Strapi's media events (the upload plugin's `media.create`, `media.update`, `media.delete`). */
+export type FileEventName = 'media.create' | 'media.update' | 'media.delete';
+
+/** Where the upload service announces its writes as events: called inside the write's transaction with the file row. */
+export interface FileEvents {
+  record(event: FileEventName, row: FileRow): void;
 }

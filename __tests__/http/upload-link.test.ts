@@ -79,7 +79,7 @@ describe('POST /api/upload with ref, refId and field', () => {
     [{ ref: 'api::nothing.nothing', refId: '1', field: 'gallery' }, 'ref must be the uid of a content type'],
     [{ ref: 'api::article.article', refId: '1', field: 'title' }, 'field must be a media attribute of api::article.article; "title" is not one'],
     [{ ref: 'api::article.article', field: 'gallery' }, 'refId must be given with ref, field'],
-  ])('%j is a 400 and stores nothing', async (fields, message) => {
+  ] as [Record<string, string>, string][])('%j is a 400 and stores nothing', async (fields, message) => {
     const before = await fileCount();
     const res = await upload(FULL, { ...fields, ...(fields.refId === 'DOCUMENT' ? { refId: article.documentId } : {}) });
     expect(res.status).toBe(400);

@@ -19,6 +19,7 @@ import { validateRouterOptions } from './options/validate-options';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_JOINED_ROWS } from './query/depth-limit';
 import { checkActions } from './auth/check-actions';
 import { createUsersPermissions } from './users-permissions';
+import { createWebhooks, type EventListener, type WebhookEventName, type WebhooksApi, type WebhooksOptions } from './webhooks';
 
 /** Options of `createContentRouter`; see docs/options.md. */
 export interface ContentRouterOptions {
@@ -91,6 +92,17 @@ export interface ContentRouterOptions {
    * `NODE_ENV` is `test`; a pino, winston or bunyan logger fits; `false` logs nothing. 500s go to `onError`.
    */
   logger?: Logger | false;
+  /**
+   * Strapi's webhooks (docs/webhooks.md): `endpoints` written to storage at start-up (`{ id, url, headers, events,
+   * enabled, secret }`), more added at run time with `router.webhooks`, and how deliveries run (`timeoutMS` 10 s,
+   * `maxAttempts` 12 with exponential backoff from `backoffMS` 2 s, `concurrency` 5). Each event is stored in the
+   * transaction of its write and delivered after it, at least once, by one instance. Give it (`webhooks: {}` at
+   * least) on every instance that should deliver.
+   *
+   * @example
+   * webhooks: { endpoints: [{ id: 'frontend', url: 'https://example.com/api/revalidate', events: ['entry.publish', 'entry.unpublish'] }] }
+   */
+  webhooks?: WebhooksOptions;
 }
 
 /** The returned Express router, with the document service and the engine for the host app. */
@@ -118,6 +130,19 @@ export interface ContentRouter extends Router {
    * answers with each type's document schema, the error envelope, API tokens as bearer authentication.
    */
   openapi(options?: OpenApiDocumentOptions): OpenApiDocument;
+  /** The webhooks and their deliveries (docs/webhooks.md): `list`, `create`, `update`, `remove`, `deliveries`, `retry`, `stop`. */
+  readonly webhooks: WebhooksApi;
+  /**
+   * Listens to Strapi's events in process (like `strapi.eventHub.on`): `fn` gets the payload a webhook gets
+   * (`{ event, createdAt, model, uid, entry }` or `{ event, createdAt, media }`) after the write commits; `'*'` for
+   * every event. Returns the function that stops listening.
+   *
+   * @example
+   * router.on('entry.publish', ({ uid, entry }) => revalidate(uid, entry.documentId));
+   */
+  on(event: WebhookEventName | '*', listener: EventListener): () => void;
+  /** Stops a listener of {@link ContentRouter.on}. */
+  off(event: WebhookEventName | '*', listener: EventListener): void;
 }
 
 /**
@@ -144,13 +169,16 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     maxDepth: options.rest?.maxDepth ?? DEFAULT_MAX_DEPTH,
     maxJoinedRows: options.rest?.maxJoinedRows ?? DEFAULT_MAX_JOINED_ROWS,
   };
-  const service = createDocumentService({ registry, engine, rest, documentId: options.documentId, lifecycles: options.lifecycles });
   const logger = createLogger(options.logger);
+  const webhooks = createWebhooks(options.webhooks, { registry, engine, logger, ready: () => readiness.ready });
+  const service = createDocumentService({
+    registry, engine: webhooks.engine, rest, documentId: options.documentId, lifecycles: options.lifecycles, events: webhooks.documents,
+  });
   const users = plugin?.start({ registry, engine, rest, documentId: options.documentId, logger });
   const auth = createAuth(options.auth, registry, users ? { users } : {});
   for (const [type, role] of Object.entries(plugin?.options.roles ?? {})) checkActions(role.actions ?? [], `auth.users.roles.${type}.actions`, registry);
   const publicActions = options.auth?.public !== undefined && options.auth.public !== 'all' ? options.auth.public.actions : [];
-  const collections = [...indexesFor(registry), ...(plugin?.collections ?? [])];
+  const collections = [...indexesFor(registry), ...(plugin?.collections ?? []), ...webhooks.collections];
   // The engine starts once every option is checked: a router whose construction throws (a bad `routes` entry is
   // found by createHttpRouter below) must not have opened a MongoDB connection or a data file's lock.
   let constructed!: () => void;
@@ -159,6 +187,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     await checked;
     await engine.init(collections, { logger });
     await users?.seed(publicActions);
+    await webhooks.start();
   };
   const readiness = createEngineReadiness(start, {
     waitMS: options.readyWaitMS,
@@ -171,7 +200,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
   const served = options.openapi === true ? {} : options.openapi || undefined;
   const router = createHttpRouter({
     registry,
-    engine,
+    engine: webhooks.engine,
     auth,
     documents: service,
     rest,
@@ -180,6 +209,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     upload: options.upload ?? {},
     bodyLimit: options.bodyLimit ?? '1mb',
     documentId: options.documentId,
+    fileEvents: webhooks.files,
     onError: options.onError,
     ...(users ? { pluginRoutes: users.routes } : {}),
     openapi: served && { option: served, build: (serverUrl) => openapi({ ...served, serverUrl }) },
@@ -190,6 +220,9 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     ready: { value: readiness.ready },
     documents: { value: documentServices(registry, rest, (uid) => service(uid)) },
     openapi: { value: openapi },
+    webhooks: { value: webhooks.api },
+    on: { value: webhooks.on },
+    off: { value: webhooks.off },
   });
   constructed();
   return router;

@@ -105,6 +105,21 @@ export type {
   LifecycleEvent,
 } from './documents';
 export type { UploadOptions } from './http/upload-routes';
+export {
+  WEBHOOK_EVENTS,
+  type WebhooksOptions,
+  type WebhookDefinition,
+  type WebhookChanges,
+  type Webhook,
+  type WebhooksApi,
+  type WebhookEventName,
+  type EventPayload,
+  type EntryEventPayload,
+  type MediaEventPayload,
+  type EventListener,
+  type Delivery,
+  type DeliveryState,
+} from './webhooks';
 export type { RoutesOptions, RouteQueryConfig, RouteAction } from './http/route-defaults';
 export type { ErrorContext, OnError } from './http/report-error';
 export { createOpenApiDocument, type OpenApiDocument, type OpenApiDocumentOptions } from './openapi';

@@ -47,6 +47,10 @@ describeShared(`copied data matches ../shared (${SHARED}; skipped when it is abs
     expectSameFiles(join(SHARED, 'conformance', 'users'), join(REPO, '__tests__', 'conformance', 'users'));
   });
 
+  it('__tests__/conformance/webhooks is byte-identical to ../shared/conformance/webhooks (Strapi\'s recorded webhook calls)', () => {
+    expectSameFiles(join(SHARED, 'conformance', 'webhooks'), join(REPO, '__tests__', 'conformance', 'webhooks'));
+  });
+
   it('examples/blog/model is byte-identical to ../shared/fixtures/blog (schemas, permissions, strapi-export.tar)', () => {
     expectSameFiles(join(SHARED, 'fixtures', 'blog'), join(REPO, 'examples', 'blog', 'model'), (rel) => MODEL_FILE.test(rel));
   });

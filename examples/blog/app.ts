@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import { createContentRouter, healthCheck, memoryEngine, serveUploads, type ContentRouter, type Engine } from '../../lib';
+import { createContentRouter, healthCheck, memoryEngine, serveUploads, type ContentRouter, type Engine, type WebhooksOptions } from '../../lib';
 import { loadBlogModel } from './model';
 import { seedDemo } from './seed';
 
@@ -31,6 +31,13 @@ export interface BlogAppOptions {
    * the demo data. Default false: wait for both.
    */
   listenFirst?: boolean;
+  /**
+   * A webhook receiving every event (docs/webhooks.md), with the header `X-Oracle: recorder` (as Strapi's recorded
+   * calls have it). Default: `WEBHOOK_URL` from the environment; none without it.
+   */
+  webhookUrl?: string;
+  /** Delivery settings of that webhook (tests: short timeouts). */
+  webhookSettings?: Omit<WebhooksOptions, 'endpoints'>;
 }
 
 /**
@@ -44,6 +51,7 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
   const model = loadBlogModel();
   const uploadsDir = options.uploadsDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'content-router-uploads-'));
   const engine = options.engine ?? memoryEngine(options.dataFile ? { file: options.dataFile } : { ephemeral: true });
+  const webhookUrl = options.webhookUrl ?? process.env.WEBHOOK_URL;
   const router = createContentRouter({
     contentTypes: model.contentTypes,
     components: model.components,
@@ -64,6 +72,7 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
       },
     },
     upload: { directory: uploadsDir },
+    ...(webhookUrl ? { webhooks: { ...options.webhookSettings, endpoints: [{ id: 'recorder', url: webhookUrl, headers: { 'X-Oracle': 'recorder' } }] } } : {}),
   });
   const app = express();
   app.disable('x-powered-by');
@@ -77,7 +86,11 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
   });
   if (options.listenFirst) started.catch(() => undefined); // the caller handles it; never an unhandled rejection
   else await started;
-  return { app, router, started, close: () => engine.close() };
+  const close = async (): Promise<void> => {
+    await router.webhooks.stop(); // the calls in flight end (each within its timeout) before the engine closes
+    await engine.close();
+  };
+  return { app, router, started, close };
 }
 
 /** The demo's e-mail sender: reset and confirmation e-mails are written to the console (no mail server here). */

@@ -12,6 +12,7 @@ export async function deleteDocument(ctx: WriteContext, documentId: string, loca
   await runHook(ctx.hooks, 'beforeDelete', { uid: ct.uid, documentId, locale: locale === '*' ? null : locale });
   return engine.transaction(async () => {
     const scope = ct.localized && locale !== '*' ? { documentId, locale } : { documentId };
+    await announceRows(ctx, 'entry.delete', scope);
     const removed = await engine.deleteMany(ct.collectionName, scope);
     if (removed > 0 && (await engine.count(ct.collectionName, { documentId })) === 0) {
       await removeDocumentReferences(engine, registry, ct.uid, documentId);
@@ -24,7 +25,17 @@ export async function deleteDocument(ctx: WriteContext, documentId: string, loca
 /** Removes the published row (the draft stays). */
 export async function unpublishDocument(ctx: WriteContext, documentId: string, locale: string | null): Promise<number> {
   const { ct, engine } = ctx;
-  return engine.deleteMany(ct.collectionName, { documentId, ...(ct.localized ? { locale } : {}), _status: 'published' });
+  const scope = { documentId, ...(ct.localized ? { locale } : {}), _status: 'published' };
+  return engine.transaction(async () => {
+    await announceRows(ctx, 'entry.unpublish', scope);
+    return engine.deleteMany(ct.collectionName, scope);
+  });
+}
+
+/** Announces the rows about to be deleted (one event per version and locale, by row id as Strapi lists them). */
+async function announceRows(ctx: WriteContext, event: 'entry.delete' | 'entry.unpublish', scope: Record<string, unknown>): Promise<void> {
+  if (!ctx.events) return;
+  for (const row of await ctx.engine.find(ctx.ct.collectionName, scope, { sort: { id: 1 } })) ctx.events.record(event, ctx.ct.uid, row);
 }
 
 /** Replaces the draft by a copy of the published row. */
@@ -38,7 +49,9 @@ export async function discardDraft(ctx: WriteContext, documentId: string, locale
     const { _id, ...rest } = published;
     void _id;
     await engine.deleteMany(ct.collectionName, { documentId, ...(ct.localized ? { locale } : {}), _status: 'draft' });
-    await engine.insertMany(ct.collectionName, [{ ...rest, id: await engine.nextId(ct.collectionName), _status: 'draft', publishedAt: null }]);
+    const draft = { ...rest, id: await engine.nextId(ct.collectionName), _status: 'draft', publishedAt: null };
+    await engine.insertMany(ct.collectionName, [draft]);
+    ctx.events?.record('entry.draft-discard', ct.uid, draft);
     return true;
   }).catch((error: unknown) => {
     throw uniqueViolation(ct, error, published);

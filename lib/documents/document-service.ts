@@ -7,7 +7,7 @@ import type { Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { createBodyValidator, type BodyValidator } from '../schema/validate-body';
 import { deleteDocument, discardDraft, unpublishDocument } from './delete-document';
-import type { LifecycleHooks } from './lifecycle-hooks';
+import type { DocumentEvents, LifecycleHooks } from './lifecycle-hooks';
 import { findMany, findOne, type FindManyResult } from './read-documents';
 import { singleDocumentId, writeSingleType } from './single-type';
 import { createDocument, publishDraft, updateDocument, type WriteContext } from './write-documents';
@@ -21,6 +21,8 @@ export interface DocumentServiceOptions {
   clock?: () => Date;
   documentId?: () => string;
   lifecycles?: LifecycleHooks;
+  /** Where writes are announced as Strapi's events (webhooks, `router.on`). */
+  events?: DocumentEvents;
 }
 
 /** Options of a write: the status and locale written, and the query (fields/populate) of the returned document. */
@@ -89,6 +91,7 @@ function documentsFor(options: DocumentServiceOptions, ct: ContentType, validato
     clock: options.clock ?? (() => new Date()),
     newDocumentId: options.documentId ?? (() => uuidv7()),
     hooks: options.lifecycles ?? {},
+    ...(options.events ? { events: options.events } : {}),
     // A request's caller: its body's relations to types it cannot find are dropped (Strapi's input sanitizer).
     ...(ability === OPEN_ABILITY ? {} : { canFind: (uid: string) => ability.canFind(uid) }),
   };

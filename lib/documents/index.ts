@@ -1,5 +1,5 @@
 export { createDocumentService, type Documents, type DocumentServiceOptions, type DocumentWriteOptions } from './document-service';
-export type { LifecycleHooks, LifecycleEvent, LifecycleName } from './lifecycle-hooks';
+export type { LifecycleHooks, LifecycleEvent, LifecycleName, DocumentEventName, DocumentEvents } from './lifecycle-hooks';
 export type { FindManyResult, PaginationMeta } from './read-documents';
 export {
   documentServices,

@@ -29,3 +29,16 @@ export async function runHook(hooks: LifecycleHooks, name: LifecycleName, event:
   const result = await hook({ ...event, data });
   return result && typeof result === 'object' && !Array.isArray(result) ? (result as Row) : data;
 }
+
+/** Strapi's document events (its eventHub names: `packages/core/core/src/services/document-service/events.ts`). */
+export type DocumentEventName = 'entry.create' | 'entry.update' | 'entry.delete' | 'entry.publish' | 'entry.unpublish' | 'entry.draft-discard';
+
+/**
+ * Where the document service announces its writes as Strapi's events (webhooks, `router.on`): `record` is called
+ * inside the write's transaction with the stored row the event is about, after it is written (create, update,
+ * publish, draft-discard) or before it is deleted (delete, unpublish), one call per version and locale as Strapi
+ * emits them. The recorder keeps what it needs and writes it in the same transaction.
+ */
+export interface DocumentEvents {
+  record(event: DocumentEventName, uid: string, row: Row): void;
+}

@@ -1,7 +1,7 @@
 import type { Engine } from '../engine';
 import type { ContentType, Registry } from '../schema';
 import type { BodyValidator } from '../schema/validate-body';
-import type { LifecycleHooks } from './lifecycle-hooks';
+import type { DocumentEvents, LifecycleHooks } from './lifecycle-hooks';
 import { runHook } from './lifecycle-hooks';
 import { reidComponents } from './prepare-components';
 import { dropForbiddenRelations } from './relations/drop-forbidden-relations';
@@ -20,6 +20,8 @@ export interface WriteContext {
   clock: () => Date;
   newDocumentId: () => string;
   hooks: LifecycleHooks;
+  /** Where writes are announced as Strapi's events (webhooks, `router.on`), inside their transaction. */
+  events?: DocumentEvents;
   /**
    * Whether the caller may `find` a type (its ability; absent: every type, as the Document Service). Relations and
    * media of the body to types it cannot find are dropped, as Strapi's input sanitizer drops them.
@@ -71,6 +73,7 @@ export async function createDocument(ctx: WriteContext, rawData: unknown, option
       const base: Row = { documentId: docId, locale, createdAt: at, updatedAt: at, ...attrs };
       const row: Row = { id: await engine.nextId(ct.collectionName), ...base, _status: status, publishedAt: ct.draftAndPublish ? null : at };
       await engine.insertMany(ct.collectionName, [row]);
+      ctx.events?.record('entry.create', ct.uid, row);
       if (ct.draftAndPublish && !draft) await publishRow(ctx, row);
       const explicit = explicitKeys(rawData);
       const written = Object.fromEntries(Object.entries(values).filter(([k]) => explicit.has(k)));
@@ -131,6 +134,7 @@ async function updateOnce(ctx: WriteContext, documentId: string, rawData: unknow
       if (!ct.draftAndPublish) next.publishedAt = next.updatedAt;
       delete next._id;
       await engine.replaceOne(ct.collectionName, { id: current.id }, next);
+      ctx.events?.record('entry.update', ct.uid, next);
       if (ct.draftAndPublish && !draft) await publishRow(ctx, next);
       await afterWrite(ctx, documentId, values, inverse, draft);
       await runHook(ctx.hooks, 'afterUpdate', { uid: ct.uid, documentId, data, locale });
@@ -151,6 +155,7 @@ async function publishRow(ctx: WriteContext, draftRow: Row): Promise<void> {
   const copy = await reidComponents(engine, ctx.registry, ct.attributes, rest);
   const published: Row = { ...copy, id: await engine.nextId(ct.collectionName), _status: 'published', publishedAt: now(ctx) };
   await engine.insertMany(ct.collectionName, [published]);
+  ctx.events?.record('entry.publish', ct.uid, published);
   await runHook(ctx.hooks, 'afterPublish', { uid: ct.uid, documentId: rest.documentId as string, locale: rest.locale as string | null });
 }
 

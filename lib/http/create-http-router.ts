@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { Authenticator } from '../auth';
 import type { Documents } from '../documents';
 import type { Engine } from '../engine';
+import type { FileEvents } from '../media';
 import type { Registry } from '../schema';
 import type { Ability } from '../auth/types';
 import { authMiddleware } from './auth-middleware';
@@ -31,6 +32,8 @@ export interface HttpRouterDeps {
   upload: UploadOptions | false;
   bodyLimit: string | number;
   documentId?: () => string;
+  /** Where the media library announces its writes as events (webhooks, `router.on`). */
+  fileEvents?: FileEvents;
   /** Where unexpected errors go; default console.error (see report-error.ts). */
   onError?: OnError;
   /** Routes of plugins (users-permissions), added after the body parsers and before the content routes. */
@@ -49,7 +52,7 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   healthRoute(router, deps.readiness, deps.engine); // no authentication, no waiting: a load balancer's probe
   router.use(authMiddleware(deps.auth, deps.readiness));
   if (deps.upload !== false) {
-    router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, documentId: deps.documentId, ...deps.upload }));
+    router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, documentId: deps.documentId, ...deps.upload, events: deps.fileEvents }));
   }
   router.use(bodyParsers(deps.bodyLimit));
   deps.pluginRoutes?.(router);

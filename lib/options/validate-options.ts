@@ -74,6 +74,7 @@ export const routerOptionsSchema = {
     onError: {},
     readyWaitMS: { type: 'integer', minimum: 0, maximum: 2147483647 },
     logger: {},
+    webhooks: { type: 'object' },
     openapi: {
       anyOf: [
         { type: 'boolean' },

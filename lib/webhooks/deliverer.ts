@@ -76,9 +76,15 @@ export class Deliverer {
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
-  /** Resolves when no delivery is in flight (tests, shutdown). */
+  /** Resolves when no delivery is in flight. */
   async idle(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  /** Looks for due deliveries now and waits for the calls this started (tests drive a clock with it). */
+  async tick(): Promise<void> {
+    await this.poll();
+    await this.idle();
   }
 
   private schedule(ms: number): void {
@@ -88,8 +94,13 @@ export class Deliverer {
   }
 
   private async poll(): Promise<void> {
-    this.timer = null;
     if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     this.running = true;
     this.again = false;
     try {

@@ -16,6 +16,9 @@ export interface DelivererDeps {
   readonly send?: (call: WebhookCall) => Promise<import('./outbox').AttemptOutcome>;
 }
 
+/** A claim's lease outlasts the call's timeout by this much (the time to record the outcome). */
+const LEASE_MARGIN_MS = 5000;
+
 /** How long one webhook's failures are summed up in a single log line. */
 const LOG_EVERY_MS = 60_000;
 
@@ -135,7 +138,7 @@ export class Deliverer {
       }
       if ((this.perHook.get(hook.id) ?? 0) >= perHookMax) continue;
       const timeoutMS = hook.timeoutMS ?? this.deps.settings.timeoutMS;
-      if (!(await this.deps.outbox.claim(row.id, this.deps.owner, now, this.deps.settings.leaseMS ?? timeoutMS + 30_000))) continue;
+      if (!(await this.deps.outbox.claim(row.id, this.deps.owner, now, this.deps.settings.leaseMS ?? timeoutMS + LEASE_MARGIN_MS))) continue;
       started++;
       this.track(row, hook, timeoutMS);
     }

@@ -39,7 +39,7 @@ export interface WebhooksOptions {
   maxBackoffMS?: number;
   /** Calls in flight at once from this instance (Strapi: 5); default 5. */
   concurrency?: number;
-  /** How long a claimed delivery belongs to its instance (ms); default the webhook's timeout + 30000. */
+  /** How long a claimed delivery belongs to its instance (ms); default the webhook's timeout + 5000. */
   leaseMS?: number;
   /** How often the instance looks for due deliveries and webhook changes made by other instances (ms); default 1000. */
   pollMS?: number;

@@ -587,6 +587,48 @@ export function runEngineContract(
           { min: 5, max: true, list: 'q', none: null },
         ]);
       });
+
+      it('$min / $max as $group accumulators: the operand per document, arrays compared whole, in BSON order', async () => {
+        // https://www.mongodb.com/docs/manual/reference/operator/aggregation/max/ (and .../min/): in $group, the
+        // maximum of the expression applied to each document of the group; "if the expression resolves to an array,
+        // $max does not traverse the array and compares the array as a whole"; nulls and missing values ignored,
+        // null when nothing is left. Arrays compare element by element (a prefix first), above strings.
+        await engine.insertMany(A, [
+          article(1, { g: 'a', arr: [1, 2], v: [1, 5] }), article(2, { g: 'a', arr: [1], v: 3 }), article(3, { g: 'a', arr: [], v: null }),
+          article(4, { g: 'b', arr: ['x', 'y', 'z'], v: 'x' }), article(5, { g: 'b', arr: [9] }), article(6, { g: 'c', arr: [], v: null }),
+        ]);
+        const accumulators = {
+          maxSize: { $max: { $size: '$arr' } },
+          minSize: { $min: { $size: '$arr' } },
+          max: { $max: '$v' },
+          min: { $min: '$v' },
+          maxArray: { $max: '$arr' },
+          minArray: { $min: '$arr' },
+          maxOfMax: { $max: { $max: '$arr' } }, // the expression per document (its array traversed), the accumulator over them
+          minOfList: { $min: { $min: ['$v', 4] } }, // with a list of operands an array is one value: [1, 5] > 4
+        };
+        const expected = [
+          { _id: 'a', maxSize: 2, minSize: 0, max: [1, 5], min: 3, maxArray: [1, 2], minArray: [], maxOfMax: 2, minOfList: 3 },
+          { _id: 'b', maxSize: 3, minSize: 1, max: 'x', min: 'x', maxArray: ['x', 'y', 'z'], minArray: [9], maxOfMax: 'z', minOfList: 4 },
+          { _id: 'c', maxSize: 0, minSize: 0, max: null, min: null, maxArray: [], minArray: [], maxOfMax: null, minOfList: 4 },
+        ];
+        expect(await engine.aggregate(A, [{ $group: { _id: '$g', ...accumulators } }, { $sort: { _id: 1 } }])).toEqual(expected);
+      });
+
+      it('$min / $max as expressions of a computed operand: its elements when it is one array, else the operands', async () => {
+        // https://www.mongodb.com/docs/manual/reference/operator/aggregation/max/: "With a single expression as its
+        // operand, if the expression resolves to an array, $max traverses into the array"; with a list, an array is
+        // one value.
+        await engine.insertMany(A, [article(1, { arr: [3, 'x', null] }), article(2, { arr: [] })]);
+        const rows = await engine.aggregate(A, [
+          { $sort: { id: 1 } },
+          { $project: { _id: 0, max: { $max: { $concatArrays: ['$arr', [0]] } }, min: { $min: { $concatArrays: ['$arr', [0]] } }, list: { $max: [{ $size: '$arr' }, 1] }, whole: { $max: [{ $concatArrays: ['$arr', [0]] }, 'z'] } } },
+        ]);
+        expect(rows).toEqual([
+          { max: 'x', min: 0, list: 3, whole: [3, 'x', null, 0] },
+          { max: 0, min: 0, list: 1, whole: [0] },
+        ]);
+      });
     });
 
     describe('$sort in MongoDB\'s order: arrays, empty arrays, missing, null, mixed types (the manual\'s answers)', () => {

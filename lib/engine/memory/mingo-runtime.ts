@@ -6,7 +6,7 @@
 import { Context } from 'mingo';
 import type { Options } from 'mingo/types/types';
 import type { Pipeline, Row } from '../types';
-import { comparisonOperators } from './expression-comparison';
+import { comparisonOperators, extremeAccumulators } from './expression-comparison';
 
 type PipelineOps = typeof import('mingo/types/operators/pipeline');
 type LookupOperator = PipelineOps['$lookup'];
@@ -28,14 +28,14 @@ const window = require('mingo/operators/window') as typeof import('mingo/types/o
 
 /**
  * A mingo Context with every standard operator, `$lookup` replaced by `lookup` and the aggregation comparison
- * operators (`$eq`, `$ne`, `$gt`, `$gte`, `$lt`, `$lte`, `$cmp`, `$in`) replaced by MongoDB's (see
- * expression-comparison.ts: mingo's compare like the query operators). (Merging a context into mingo's default
- * one would keep the defaults: on a clash mingo keeps the first operator.)
+ * operators (`$eq`, `$ne`, `$gt`, `$gte`, `$lt`, `$lte`, `$cmp`, `$in`, `$min`, `$max`) and the `$min` / `$max`
+ * accumulators replaced by MongoDB's (see expression-comparison.ts: mingo's compare like the query operators).
+ * (Merging a context into mingo's default one would keep the defaults: on a clash mingo keeps the first operator.)
  */
 export function createContext(lookup: LookupOperator): Context {
   return Context.init({
-    accumulator: accumulator as never,
-    expression: { ...expression, ...comparisonOperators(evalExpr as never) } as never,
+    accumulator: { ...accumulator, ...extremeAccumulators(accumulator.$push as never) } as never,
+    expression: { ...expression, ...comparisonOperators(evalExpr as never, accumulator.$push as never) } as never,
     pipeline: { ...pipelineOperators, $lookup: lookup } as never,
     projection: projection as never,
     query: query as never,

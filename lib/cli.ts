@@ -5,6 +5,7 @@ import { runDataFileCommand } from './cli/data-file';
 import { runHashToken } from './cli/hash-token';
 import { runTransferCommand } from './cli/transfer';
 import { generateTypes } from './typegen/generate-types';
+import { readCustomFields } from './typegen/read-custom-fields';
 import { readComponentSchemas, readContentTypeSchemas } from './typegen/read-schemas';
 
 /** The commands other than `types`, each in its own file under cli/: `content-router <command> [args]`. */
@@ -18,12 +19,15 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[]) => number | Pr
 };
 
 const USAGE = `usage: content-router types --schemas <dir|file>... [--components <dir>] --out <file> [--module <name>]
+                            [--custom-field <uid>=<type>...] [--custom-fields <file.json>]
 
 Writes TypeScript declarations of every content type and component (docs/types.md).
-  --schemas     schema.json files, or folders searched for .json files (e.g. src/api)
-  --components  a components folder: <dir>/<category>/<name>.json (e.g. src/components)
-  --out         the file written (e.g. types/content-router.d.ts)
-  --module      the module the uid maps augment (default content-router)
+  --schemas        schema.json files, or folders searched for .json files (e.g. src/api)
+  --components     a components folder: <dir>/<category>/<name>.json (e.g. src/components)
+  --out            the file written (e.g. types/content-router.d.ts)
+  --module         the module the uid maps augment (default content-router)
+  --custom-field   what a custom field stores, e.g. plugin::color-picker.color=string (repeatable)
+  --custom-fields  a JSON file of the customFields option: { "plugin::color-picker.color": { "type": "string" } }
 
 Other commands (each with --help):
   content-router hash-token     hash an API token's access key, or generate one (docs/security.md)
@@ -45,7 +49,7 @@ function parseFlags(args: readonly string[]): Map<string, string[]> {
     else throw new Error(`unexpected argument ${JSON.stringify(arg)}`);
   }
   for (const name of flags.keys()) {
-    if (!['schemas', 'components', 'out', 'module', 'help'].includes(name)) throw new Error(`unknown option --${name}`);
+    if (!['schemas', 'components', 'out', 'module', 'custom-field', 'custom-fields', 'help'].includes(name)) throw new Error(`unknown option --${name}`);
   }
   return flags;
 }
@@ -76,13 +80,15 @@ export function runCli(argv: readonly string[]): number | Promise<number> {
     if (schemas.length === 0 || !out) throw new Error('--schemas and --out are required');
     const [componentsDir] = flags.get('components') ?? [];
     const [moduleName] = flags.get('module') ?? [];
-    const text = generateTypes({ contentTypes: readContentTypeSchemas(schemas), components: componentsDir ? readComponentSchemas(componentsDir) : {}, moduleName });
+    const customFields = readCustomFields(flags.get('custom-fields') ?? [], flags.get('custom-field') ?? []);
+    const text = generateTypes({ contentTypes: readContentTypeSchemas(schemas), components: componentsDir ? readComponentSchemas(componentsDir) : {}, customFields, moduleName });
     fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
     fs.writeFileSync(out, text);
     process.stdout.write(`content-router: wrote ${out}\n`);
     return 0;
   } catch (err) {
-    process.stderr.write(`content-router types: ${(err as Error).message}\n\n${USAGE}\n`);
+    const hint = (err as { code?: unknown }).code === 'CR_UNKNOWN_CUSTOM_FIELD' ? '\nSay it here with --custom-field <uid>=<type> (or --custom-fields <file.json>).' : '';
+    process.stderr.write(`content-router types: ${(err as Error).message}${hint}\n\n${USAGE}\n`);
     return 1;
   }
 }

@@ -1,6 +1,7 @@
-import { createRegistry, UPLOAD_FILE_UID, type Attribute, type Attributes, type Registry, type ScalarAttribute } from '../schema';
+import { createRegistry, UPLOAD_FILE_UID, type Attribute, type Attributes, type CustomFieldsOption, type Registry, type ScalarAttribute } from '../schema';
 import type { ComponentSchema, ContentTypeSchema } from '../schema/schema-json';
 import { generateInputs, INPUT_HEADER } from './generate-inputs';
+import { checkCustomFields } from './read-custom-fields';
 import { inputNames, propertyKey as key, typeNames } from './type-names';
 
 /** Options of `generateTypes`: the same schemas `createContentRouter` is given. */
@@ -9,6 +10,11 @@ export interface GenerateTypesOptions {
   contentTypes: readonly ContentTypeSchema[];
   /** Component definitions keyed by uid (`'shared.seo'`). */
   components?: Readonly<Record<string, ComponentSchema>>;
+  /**
+   * What each custom field stores, as `createContentRouter`'s `customFields` option says it
+   * (`{ 'plugin::color-picker.color': { type: 'string' } }`): a `customField` attribute is typed as that type.
+   */
+  customFields?: CustomFieldsOption;
   /** The module the uid maps augment; default `'content-router'`. */
   moduleName?: string;
 }
@@ -44,14 +50,16 @@ interface Context {
  * typed as the API answers them, relations, media, components and dynamic zones optional: present when
  * populated), and the `ContentTypes` / `Components` uid maps merged into `content-router`, so that
  * `router.documents('api::article.article')` answers `Article` documents. Throws the model's
- * `CR_INVALID_SCHEMA` error like `createContentRouter`.
+ * `CR_INVALID_SCHEMA` error like `createContentRouter` (`CR_UNKNOWN_CUSTOM_FIELD` for a custom field that
+ * `customFields` does not name).
  *
  * @example
  * import { writeFileSync } from 'node:fs';
  * writeFileSync('types/content.d.ts', generateTypes({ contentTypes: [articleSchema], components: { 'shared.seo': seo } }));
  */
 export function generateTypes(options: GenerateTypesOptions): string {
-  const registry = createRegistry({ contentTypes: options.contentTypes, components: options.components });
+  checkCustomFields(options.customFields);
+  const registry = createRegistry({ contentTypes: options.contentTypes, components: options.components, customFields: options.customFields });
   const names = typeNames(registry);
   const ctx: Context = { registry, names, inDrafts: componentsInDrafts(registry) };
   const inputs = inputNames(registry, names);

@@ -127,20 +127,27 @@ export class Deliverer {
     const perHookMax = Math.ceil(concurrency / 2);
     const now = this.deps.now();
     const hooks = new Map(this.deps.store.cached().map((h) => [h.id, h]));
-    let started = 0;
+    // The rows to claim, grouped by webhook (one lease length each): one claim per webhook, not per delivery.
+    const wanted = new Map<string, string[]>();
+    let count = 0;
     for (const row of await this.deps.outbox.due(now, free * 4)) {
-      if (started >= free) break;
+      if (count >= free) break;
       if (this.inFlight.has(row.id)) continue;
       const hook = hooks.get(row.webhookId);
       if (!hook || !hook.enabled) {
         await this.deps.outbox.drop(row.id, hook ? 'the webhook is disabled' : 'the webhook was removed', now);
         continue;
       }
-      if ((this.perHook.get(hook.id) ?? 0) >= perHookMax) continue;
+      const ids = wanted.get(hook.id) ?? [];
+      if ((this.perHook.get(hook.id) ?? 0) + ids.length >= perHookMax) continue;
+      wanted.set(hook.id, [...ids, row.id]);
+      count++;
+    }
+    for (const [hookId, ids] of wanted) {
+      const hook = hooks.get(hookId)!;
       const timeoutMS = hook.timeoutMS ?? this.deps.settings.timeoutMS;
-      if (!(await this.deps.outbox.claim(row.id, this.deps.owner, now, this.deps.settings.leaseMS ?? timeoutMS + LEASE_MARGIN_MS))) continue;
-      started++;
-      this.track(row, hook, timeoutMS);
+      const claimed = await this.deps.outbox.claim(ids, this.deps.owner, now, this.deps.settings.leaseMS ?? timeoutMS + LEASE_MARGIN_MS);
+      for (const row of claimed) this.track(row, hook, timeoutMS);
     }
   }
 
@@ -162,7 +169,7 @@ export class Deliverer {
     const headers = { ...settings.defaultHeaders, ...hook.headers };
     const call: WebhookCall = { url: hook.url, id: row.id, event: row.event, body: row.body, headers, secret: hook.secret, timeoutMS, now: this.deps.now() };
     const outcome = await send(call);
-    const attempts = row.attempts + 1; // the claim counted this attempt
+    const attempts = row.attempts; // the claim counted this attempt
     const now = this.deps.now();
     const delay = outcome.ok ? null : retryDelay(attempts, settings);
     await outbox.finish(row.id, this.deps.owner, outcome, now, delay === null ? null : now + delay);

@@ -103,10 +103,16 @@ export class Outbox {
     return (await this.engine.find(DELIVERIES_COLLECTION, filter, { sort: { nextAttemptAt: 1 }, limit })) as unknown as DeliveryRow[];
   }
 
-  /** Takes a due delivery for `owner` until `now + leaseMS`, counting the attempt; false when another instance has it. */
-  async claim(id: string, owner: string, now: number, leaseMS: number): Promise<boolean> {
-    const filter = { id, state: 'pending', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } };
-    return (await this.engine.updateMany(DELIVERIES_COLLECTION, filter, { $set: { leaseOwner: owner, leaseUntil: now + leaseMS }, $inc: { attempts: 1 } })) === 1;
+  /**
+   * Takes the due deliveries of `ids` for `owner` until `now + leaseMS`, counting the attempt, and answers those it
+   * got (with the attempt counted): each row is claimed by one instance, the others got it or it is no longer due.
+   */
+  async claim(ids: readonly string[], owner: string, now: number, leaseMS: number): Promise<DeliveryRow[]> {
+    const until = now + leaseMS;
+    const due = { id: { $in: ids }, state: 'pending', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } };
+    if ((await this.engine.updateMany(DELIVERIES_COLLECTION, due, { $set: { leaseOwner: owner, leaseUntil: until }, $inc: { attempts: 1 } })) === 0) return [];
+    const mine = { id: { $in: ids }, state: 'pending', leaseOwner: owner, leaseUntil: until };
+    return (await this.engine.find(DELIVERIES_COLLECTION, mine, { sort: { nextAttemptAt: 1 } })) as unknown as DeliveryRow[];
   }
 
   /**

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { memoryEngine } from '../../lib';
 import { runTransferCommand, type TransferIo } from '../../lib/cli/transfer';
-import { FIXTURE, tempDir } from './transfer-helpers';
+import { FIXTURE, readExport, tempDir } from './transfer-helpers';
+import { HASHES, NOTE, PERMISSION, USER, usersExport } from './users-export';
 
 const MODEL = path.join(__dirname, '..', '..', 'examples', 'blog', 'model');
 const modelArgs = ['--schemas', path.join(MODEL, 'content-types'), '--components', path.join(MODEL, 'components'), '--locales', 'en,fr,de'];
@@ -29,6 +30,28 @@ describe('content-router import / export (the embedded engine\'s data file)', ()
     const third = io();
     expect(await runTransferCommand('import', [exported, ...modelArgs, '--key', 'k', '--data-file', path.join(dir, 'b.db'), '--uploads', path.join(dir, 'uploads-b')], third)).toBe(0);
     expect(fs.readdirSync(path.join(dir, 'uploads-b')).sort()).toEqual(fs.readdirSync(path.join(dir, 'uploads-a')).sort());
+  });
+
+  it('--users moves users, roles and grants (a user schema extension with --user-schema)', async () => {
+    const dir = tempDir('cli-users');
+    const note = path.join(dir, 'note.json');
+    fs.writeFileSync(note, JSON.stringify(NOTE));
+    const userSchema = path.join(dir, 'user.json');
+    fs.writeFileSync(userSchema, JSON.stringify({ attributes: { username: { type: 'string' }, nickname: { type: 'string' } } }));
+    const users = [...modelArgs, '--schemas', note, '--user-schema', userSchema];
+    const file = await usersExport({ edit: (stage, line) => (line.type === USER && line.id === 1 ? { ...line, data: { ...(line.data as object), nickname: 'Al' } } : line) });
+    const run = io();
+    expect(await runTransferCommand('import', [file, ...users, '--data-file', path.join(dir, 'a.db'), '--uploads', path.join(dir, 'up')], run)).toBe(0);
+    expect(run.out).toBe(`content-router: imported ${file}: plugin::users-permissions.role 3, plugin::users-permissions.user 2, api::note.note 2; 0 file(s)\n`);
+    const exported = path.join(dir, 'out.tar.gz');
+    expect(await runTransferCommand('export', [exported, ...users, '--data-file', path.join(dir, 'a.db'), '--uploads', path.join(dir, 'up')], io())).toBe(0);
+    const lines = await readExport(exported);
+    expect(lines.entities.filter((e) => e.type === USER).map((e) => [e.data.username, e.data.nickname, e.data.password])).toEqual([['alice', 'Al', HASHES.alice], ['bob', null, HASHES.bob]]);
+    expect(lines.entities.filter((e) => e.type === PERMISSION)).toHaveLength(7);
+    // Without --users the note type's relation to users has no target: the model is refused before anything is read.
+    const without = io();
+    expect(await runTransferCommand('import', [file, ...modelArgs, '--schemas', note, '--data-file', path.join(dir, 'b.db'), '--uploads', path.join(dir, 'up-b')], without)).toBe(1);
+    expect(without.err).toMatch(/^content-router import: CR_UNKNOWN_TARGET: api::note.note.owner: relation to unknown type "plugin::users-permissions.user"/);
   });
 
   it('says the app is running when the data file is in use, and changes nothing', async () => {

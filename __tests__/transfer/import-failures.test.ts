@@ -129,22 +129,3 @@ describe('a failure while writing: everything written is taken back', () => {
     await expectUntouched(target);
   });
 });
-
-describe('users and permissions (auth.users): not moved yet', () => {
-  it('keeps Strapi\'s users, roles and permissions aside and imports the content around the seeded roles', async () => {
-    const { loadBlogModel } = await import('../../examples/blog/model');
-    const { contentTypes, components } = loadBlogModel();
-    const { createContentRouter } = await import('../../lib');
-    const { testEngine } = await import('../helpers/test-engine');
-    const uploads = (await import('./transfer-helpers')).tempDir('users');
-    const router = createContentRouter({
-      contentTypes, components, engine: testEngine(), logger: false, upload: { directory: uploads },
-      i18n: { locales: ['en', 'fr', 'de'] },
-      auth: { users: { jwtSecret: 'a-test-secret-of-32-characters-at-least!', email: { send: async () => undefined, from: 'no-reply@example.com' } } },
-    });
-    const result = await importStrapiExport(router, FIXTURE, { uploads: { directory: uploads } });
-    expect(result.rows['api::article.article']).toBe(149);
-    expect(result.kept['entities of plugin::users-permissions.role']).toBe(2);
-    expect(Object.keys(result.rows)).not.toContain('plugin::users-permissions.role');
-  });
-});

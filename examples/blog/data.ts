@@ -34,6 +34,7 @@ async function main(argv: readonly string[]): Promise<number> {
     contentTypes: model.contentTypes,
     components: model.components,
     i18n: { locales: model.permissions.locales.all, defaultLocale: model.permissions.locales.default },
+    users: true, // the example app has auth.users: users, roles and their grants move with the data
   };
   const uploads = { directory: process.env.UPLOADS_DIR ?? '.data/uploads' };
   try {

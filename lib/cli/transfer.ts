@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Engine } from '../engine';
 import { memoryEngine } from '../engine/memory/memory-engine';
@@ -16,6 +17,9 @@ Moves data in and out in Strapi's own transfer format (strapi export / strapi im
   --schemas     content type schema.json files, or folders searched for .json files (e.g. src/api)
   --components  a components folder: <dir>/<category>/<name>.json (e.g. src/components)
   --locales     the configured locales, comma-separated (default en); --default-locale (default: the first)
+  --users       the app has auth.users: users (bcrypt hashes unchanged), roles and their grants move too;
+                without it they are kept aside as they came. --user-schema <file>: the project's extension of
+                the user type (src/extensions/users-permissions/content-types/user/schema.json)
 <store>:
   --data-file   the embedded engine's data file (the app must be stopped: one writer per data file)
   --mongodb-uri a MongoDB replica set (the app may run; the import needs an empty database)
@@ -43,6 +47,8 @@ const OPTIONS = {
   components: { type: 'string' },
   locales: { type: 'string' },
   'default-locale': { type: 'string' },
+  users: { type: 'boolean' },
+  'user-schema': { type: 'string' },
   'data-file': { type: 'string' },
   'mongodb-uri': { type: 'string' },
   uploads: { type: 'string' },
@@ -58,6 +64,19 @@ function progressWriter(io: TransferIo): (event: TransferProgressEvent) => void 
     if (io.stderrIsTTY) io.stderr(`\r\u001b[2K${formatProgress(event)}${event.done ? '\n' : ''}`);
     else if (event.done) io.stderr(`${formatProgress(event)}\n`);
   };
+}
+
+/** `--users` and `--user-schema`: the users-permissions types of the model (a user schema implies `--users`). */
+function usersOf(values: { users?: boolean; 'user-schema'?: string }): Pick<ModelTarget, 'users'> {
+  const file = values['user-schema'];
+  if (file === undefined) return values.users ? { users: true } : {};
+  let userSchema: { attributes?: Record<string, unknown> };
+  try {
+    userSchema = JSON.parse(readFileSync(file, 'utf8')) as { attributes?: Record<string, unknown> };
+  } catch (error) {
+    throw new Error(`--user-schema ${file}: ${(error as Error).message}`);
+  }
+  return { users: { userSchema } };
 }
 
 function engineOf(values: { 'data-file'?: string; 'mongodb-uri'?: string }): Engine {
@@ -102,6 +121,7 @@ export async function runTransferCommand(command: 'import' | 'export', args: rea
       contentTypes: readContentTypeSchemas(values.schemas),
       components: values.components ? readComponentSchemas(values.components) : {},
       i18n: { locales, defaultLocale: values['default-locale'] ?? locales[0] },
+      ...usersOf(values),
     };
     const onProgress = progressWriter(io);
     if (command === 'import') {

@@ -10,8 +10,11 @@ import { entityData } from './export/entity-data';
 import { readRows } from './export/read-rows';
 import { buildRowIndex } from './export/row-index';
 import { rowLinks, type InverseCounters } from './export/row-links';
+import { permissionLines } from './export/role-permissions';
 import { modelSchemas } from './export/strapi-schemas';
+import { usersPermissionsSchemas } from './export/users-permissions-schemas';
 import { readKept } from './kept-lines';
+import { isUsersPermissionsLine, movesUsers, ROLE_UID } from './permission-type';
 import { TransferProgress, type OnTransferProgress } from './progress';
 import { openTarget, type TransferTarget } from './transfer-target';
 import { TransferError } from './transfer-error';
@@ -57,6 +60,7 @@ interface Context {
 async function writeSchemas(ctx: Context): Promise<void> {
   const schemas = ctx.out.jsonl('schemas');
   const generated = modelSchemas(ctx.registry);
+  for (const schema of usersPermissionsSchemas(ctx.registry)) generated.set(schema.uid as string, schema);
   for await (const value of readKept(ctx.engine, 'schemas')) {
     generated.delete((value as { uid?: string }).uid ?? '');
     await schemas.write(value);
@@ -75,6 +79,7 @@ async function writeRows(ctx: Context, stage: 'entities' | 'links', rows: Record
   for (const ct of registry.contentTypes.values()) {
     for await (const row of readRows(engine, ct.collectionName)) {
       const { data, links } = entityData(registry, ct, row);
+      if (ct.uid === ROLE_UID) delete data.permissions; // written as Strapi's permission rows, below
       if (stage === 'entities') {
         await writer.write({ type: ct.uid, id: row.id, data });
         rows[ct.uid] = (rows[ct.uid] ?? 0) + 1;
@@ -88,6 +93,12 @@ async function writeRows(ctx: Context, stage: 'entities' | 'links', rows: Record
       ctx.progress.tick(stage, 0);
     }
   }
+  if (movesUsers(registry)) {
+    for await (const line of permissionLines(engine, registry, stage)) {
+      await writer.write(line);
+      lines++;
+    }
+  }
   for await (const value of readKept(engine, stage)) {
     await writer.write(value);
     lines++;
@@ -95,6 +106,21 @@ async function writeRows(ctx: Context, stage: 'entities' | 'links', rows: Record
   if (stage === 'entities' && !(await hasKeptLocales(engine))) lines += await writeLocales(ctx, writer);
   await writer.close();
   return lines;
+}
+
+/**
+ * Refuses to export the users, roles and grants of the store next to other ones kept aside: an import made
+ * without `auth.users` kept Strapi's lines of those types, which are not what this store serves.
+ */
+async function checkKeptUsers(engine: Engine, registry: Registry): Promise<void> {
+  if (!movesUsers(registry)) return;
+  let kept = 0;
+  for (const stage of ['entities', 'links']) for await (const value of readKept(engine, stage)) if (isUsersPermissionsLine(value)) kept++;
+  if (kept === 0) return;
+  throw new TransferError(
+    `the store holds ${kept} line(s) of Strapi's users, roles and permissions kept aside by an import made without auth.users, besides its own: ` +
+      'export without auth.users to write those back, or import the original export again (into an empty store) with auth.users on to move them',
+  );
 }
 
 async function hasKeptLocales(engine: Engine): Promise<boolean> {
@@ -176,6 +202,7 @@ export async function exportStrapiExport(target: TransferTarget, file: string, o
   const ctx: Context = { registry, engine, out, options, progress };
   const rows: Record<string, number> = {};
   try {
+    await checkKeptUsers(engine, registry);
     await writeSchemas(ctx);
     await writeRows(ctx, 'entities', rows);
     progress.end();

@@ -9,6 +9,7 @@ import { TransferProgress, type OnTransferProgress } from './progress';
 import { openTarget, uploadProvider, type TransferTarget, type UploadsOption } from './transfer-target';
 import { TransferError } from './transfer-error';
 import { SINGLE_TYPES_COLLECTION } from '../engine/indexes';
+import { ROLE_UID } from './permission-type';
 
 export interface ImportOptions {
   /** Strapi's encryption key (`strapi export --key`), for a `.enc` export. */
@@ -35,10 +36,14 @@ export interface ImportResult {
   readonly skipped: Readonly<Record<string, number>>;
 }
 
-/** Refuses a store that already holds rows of the model, or lines kept by an earlier import. */
+/**
+ * Refuses a store that already holds rows of the model, or lines kept by an earlier import. Stored roles do not
+ * count: a router with `auth.users` seeds them at start-up, and the export's roles replace those of their types.
+ */
 async function checkEmpty(engine: Engine, registry: Registry): Promise<void> {
   const problems: string[] = [];
   for (const ct of registry.contentTypes.values()) {
+    if (ct.uid === ROLE_UID) continue;
     const n = await engine.count(ct.collectionName, {});
     if (n > 0) problems.push(`${ct.uid}: ${n} row(s) in ${ct.collectionName}`);
   }
@@ -56,6 +61,7 @@ async function undoImport(engine: Engine, undo: ImportUndo, ctx: { provider: Wri
   for (const range of undo.ranges) {
     if (range.rows) await engine.deleteMany(range.collection, { id: { $gte: range.first, $lte: range.last } });
   }
+  for (const { collection, rows } of undo.replaced) await engine.insertMany(collection, rows);
   for (const uid of undo.claims) await engine.deleteMany(SINGLE_TYPES_COLLECTION, { _id: uid });
   await engine.deleteMany(KEPT_COLLECTION, {});
   for (const object of undo.objects) await ctx.provider.delete(object).catch(() => undefined);
@@ -76,8 +82,10 @@ function explain(error: unknown, registry: Registry): unknown {
  * dynamic zones in order, relations in order, media files with their formats and links. Two passes over the file:
  * the first checks everything against the model and writes nothing (a {@link TransferError} lists the problems,
  * each naming the entity and field); the second writes. A failure while writing takes back everything written,
- * so the store is left as it was (empty). Strapi's own types (roles, permissions, locales, folders), schemas and
- * configuration are kept aside and written back by {@link exportStrapiExport}. See docs/transfer.md.
+ * so the store is left as it was (empty). With `auth.users` (the model has the users-permissions types), users
+ * move with their bcrypt hashes unchanged, and roles with their grants (Strapi's permission rows) replace the stored
+ * roles of the same types; without it they are kept aside like Strapi's other own types (locales, folders),
+ * schemas and configuration, and written back by {@link exportStrapiExport}. See docs/transfer.md.
  *
  * @example
  * await importStrapiExport(router, 'export.tar.gz', { uploads: { directory: './public/uploads' } });
@@ -95,7 +103,7 @@ export async function importStrapiExport(target: TransferTarget, file: string, o
     const hint = plan.problems.some((p) => p.includes('is not a configured locale')) ? "\n(configure those locales, or leave their versions out: unconfiguredLocales: 'skip', --skip-unconfigured-locales)" : '';
     throw new TransferError(`${file} does not fit the model; nothing was imported:\n${shown}${more}${hint}`, plan.problems);
   }
-  const undo: ImportUndo = { ranges: [], objects: [], claims: [] };
+  const undo: ImportUndo = { ranges: [], objects: [], claims: [], replaced: [] };
   try {
     const ids = await allocateIds(engine, registry, plan, undo.ranges);
     await writeExport({ registry, engine, provider, plan, ids, undo, progress }, file, { key: options.key });

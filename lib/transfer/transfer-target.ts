@@ -2,6 +2,7 @@ import type { Engine } from '../engine';
 import { indexesFor } from '../engine/indexes';
 import { localProvider, type StorageProvider } from '../media';
 import { createRegistry, type ComponentSchema, type ContentTypeSchema, type I18nOptions, type Registry } from '../schema';
+import { usersContentTypes } from '../users-permissions/content-types';
 import { TransferError } from './transfer-error';
 
 /** A running router (`createContentRouter(...)`): its model and engine, started. */
@@ -17,6 +18,12 @@ export interface ModelTarget {
   readonly contentTypes: readonly ContentTypeSchema[];
   readonly components?: Readonly<Record<string, ComponentSchema>>;
   readonly i18n?: I18nOptions;
+  /**
+   * The users-and-permissions types, as `auth.users` adds them (`true`, or `{ userSchema }`: the project's
+   * extension of the user type, as `auth.users.userSchema`): users, roles and their grants move with the data.
+   * Without it they are kept aside (docs/transfer.md).
+   */
+  readonly users?: boolean | { readonly userSchema?: { readonly attributes?: Readonly<Record<string, unknown>> } };
 }
 
 export type TransferTarget = RouterTarget | ModelTarget;
@@ -29,17 +36,11 @@ export interface UploadsOption {
   readonly provider?: StorageProvider;
 }
 
-/**
- * The types a transfer leaves to a later version: users-permissions' users and roles (auth.users). Their lines in
- * an export are kept aside like Strapi's other own types, and their rows are not exported.
- */
-const NOT_TRANSFERRED = /^plugin::users-permissions\./;
-
-/** The model as a transfer sees it: the registry without the types it does not move. */
-function transferView(registry: Registry): Registry {
-  const contentTypes = new Map([...registry.contentTypes].filter(([uid]) => !NOT_TRANSFERRED.test(uid)));
-  if (contentTypes.size === registry.contentTypes.size) return registry;
-  return { ...registry, contentTypes };
+/** The model's content types, with the users-permissions ones when the target asks for them. */
+function modelContentTypes(target: ModelTarget): readonly ContentTypeSchema[] {
+  if (!target.users) return target.contentTypes;
+  const attributes = target.users === true ? {} : (target.users.userSchema?.attributes ?? {});
+  return [...target.contentTypes, ...(usersContentTypes(attributes) as unknown as ContentTypeSchema[])];
 }
 
 /**
@@ -49,11 +50,11 @@ function transferView(registry: Registry): Registry {
 export async function openTarget(target: TransferTarget): Promise<{ registry: Registry; engine: Engine }> {
   if ('registry' in target) {
     await target.ready;
-    return { registry: transferView(target.registry), engine: target.engine };
+    return { registry: target.registry, engine: target.engine };
   }
-  const registry = createRegistry({ contentTypes: target.contentTypes, components: target.components, i18n: target.i18n });
+  const registry = createRegistry({ contentTypes: modelContentTypes(target), components: target.components, i18n: target.i18n });
   await target.engine.init(indexesFor(registry));
-  return { registry: transferView(registry), engine: target.engine };
+  return { registry, engine: target.engine };
 }
 
 /** The provider imported files are written with. */

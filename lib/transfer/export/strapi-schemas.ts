@@ -10,21 +10,25 @@ function rawAttributes(attributes: Attributes, names: readonly string[]): Json {
   return Object.fromEntries(names.map((n) => [n, attributes[n]!.raw]));
 }
 
-/** A content type as Strapi's loaded model (what `strapi export` writes in schemas/): the file plus Strapi's fields. */
-function contentTypeSchema(ct: ContentType): Json {
-  const attributes: Json = {
-    ...rawAttributes(ct.attributes, ct.attributeNames),
+/** The attributes Strapi adds to every content type it loads (timestamps, creators, locale, localizations). */
+export function strapiSystemAttributes(uid: string, collectionName: string, localized: boolean): Json {
+  return {
     createdAt: { type: 'datetime' },
     updatedAt: { type: 'datetime' },
     publishedAt: { type: 'datetime', configurable: false, writable: true, visible: true },
     createdBy: CREATOR,
     updatedBy: CREATOR,
-    locale: { writable: true, private: !ct.localized, configurable: false, visible: false, type: 'string' },
+    locale: { writable: true, private: !localized, configurable: false, visible: false, type: 'string' },
     localizations: {
-      type: 'relation', relation: 'oneToMany', target: ct.uid, writable: false, private: !ct.localized, configurable: false, visible: false, unstable_virtual: true,
-      joinColumn: { name: 'document_id', referencedColumn: 'document_id', referencedTable: ct.collectionName },
+      type: 'relation', relation: 'oneToMany', target: uid, writable: false, private: !localized, configurable: false, visible: false, unstable_virtual: true,
+      joinColumn: { name: 'document_id', referencedColumn: 'document_id', referencedTable: collectionName },
     },
   };
+}
+
+/** A content type as Strapi's loaded model (what `strapi export` writes in schemas/): the file plus Strapi's fields. */
+function contentTypeSchema(ct: ContentType): Json {
+  const attributes: Json = { ...rawAttributes(ct.attributes, ct.attributeNames), ...strapiSystemAttributes(ct.uid, ct.collectionName, ct.localized) };
   const [, name = ct.singularName] = /\.([^.]+)$/.exec(ct.uid) ?? [];
   return {
     collectionName: ct.collectionName,

@@ -1,5 +1,6 @@
 import { UPLOAD_FILE_UID, type Registry } from '../../schema';
 import { addProblem, ownerKey, type ImportPlan } from './import-plan';
+import { checkGrants } from './plan-grants';
 
 /** `type\0ref` back to its parts. */
 function splitKey(key: string): [string, number] {
@@ -53,4 +54,5 @@ export function checkPlan(plan: ImportPlan, registry: Registry): void {
     const documents = new Set([...rows.values()].map((r) => r.documentId));
     if (ct.kind === 'singleType' && documents.size > 1) addProblem(plan, `${uid} is a single type: the export holds ${documents.size} documents of it`);
   }
+  checkGrants(plan);
 }

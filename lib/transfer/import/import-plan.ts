@@ -38,7 +38,23 @@ export interface ImportPlan {
   readonly left: Set<string>;
   /** Links skipped on purpose (Strapi's `localizations` rows, file folders), by reason. */
   readonly skipped: Map<string, number>;
+  /** users-permissions (`auth.users`): the action of each permission entity, by source id. */
+  readonly permissions: Map<number, string>;
+  /** users-permissions: the links from a permission to its role, as the export gives them. */
+  readonly grantLinks: GrantLink[];
+  /** users-permissions: the stored `permissions` list of each role, by role source id (built by the check). */
+  readonly roleGrants: Map<number, string[]>;
+  /** users-permissions: the `type` of every role of the export (the stored roles of those types are replaced). */
+  readonly roleTypes: Set<string>;
   linkCount: number;
+}
+
+/** A link from a permission entity to its role (`permission.role`, `pos` the order on the role's side). */
+export interface GrantLink {
+  readonly permission: number;
+  readonly role: number;
+  readonly pos: number | null;
+  readonly seq: number;
 }
 
 /** One stored object of a file row (its original or a format), as the export names it. */
@@ -56,7 +72,10 @@ export interface StoredObject {
 export const ownerKey = (type: string, ref: number): string => `${type}\u0000${ref}`;
 
 export function createPlan(): ImportPlan {
-  return { rows: new Map(), components: new Map(), links: new Map(), objects: new Map(), assets: new Set(), kept: new Map(), problems: [], failed: new Set(), left: new Set(), skipped: new Map(), linkCount: 0 };
+  return {
+    rows: new Map(), components: new Map(), links: new Map(), objects: new Map(), assets: new Set(), kept: new Map(), problems: [], failed: new Set(), left: new Set(), skipped: new Map(),
+    permissions: new Map(), grantLinks: [], roleGrants: new Map(), roleTypes: new Set(), linkCount: 0,
+  };
 }
 
 /** The most problems collected before the first pass stops reading. */

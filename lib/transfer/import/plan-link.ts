@@ -1,5 +1,7 @@
 import { UPLOAD_FILE_UID, type Attributes, type Registry } from '../../schema';
+import { movesUsers, PERMISSION_UID } from '../permission-type';
 import { addProblem, increment, ownerKey, type ImportPlan, type OwnedLink } from './import-plan';
+import { planGrant } from './plan-grants';
 
 /** A link line of the export (strapi/strapi packages/core/data-transfer/src/strapi/queries/link.ts). */
 export interface StrapiLink {
@@ -40,6 +42,7 @@ export function planLink(plan: ImportPlan, registry: Registry, value: unknown, s
   const { left, right } = value;
   const where = `link ${left.type} id ${left.ref} field ${left.field}`;
   if (left.field === 'localizations') return increment(plan.skipped, 'localizations (Strapi derives them from documentId)');
+  if (left.type === PERMISSION_UID && movesUsers(registry)) return planGrant(plan, value, seq);
   if (value.kind === 'relation.morph' && left.type === UPLOAD_FILE_UID && left.field === 'related') {
     const attributes = attributesOf(registry, right.type);
     if (!attributes) {

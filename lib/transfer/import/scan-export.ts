@@ -5,6 +5,8 @@ import { entityToRow, type RowContext } from './entity-row';
 import { addProblem, createPlan, ownerKey, increment, MAX_PROBLEMS, type ImportPlan } from './import-plan';
 import { isStrapiSystemType, planLink } from './plan-link';
 import { checkPlan } from './check-plan';
+import { movesUsers, PERMISSION_UID, ROLE_UID } from '../permission-type';
+import { planPermission } from './plan-grants';
 
 interface Entity {
   type: string;
@@ -66,6 +68,7 @@ function leaveOut(plan: ImportPlan, registry: Registry, ct: ContentType, entity:
 
 function planEntity(plan: ImportPlan, registry: Registry, ctx: RowContext, value: unknown, line: number, seen: Set<string>, options: ScanOptions): 'keep' | void {
   if (!isEntity(value)) return addProblem(plan, `entities line ${line}: not a Strapi entity ({ type, id, data })`);
+  if (value.type === PERMISSION_UID && movesUsers(registry)) return planPermission(plan, value.id, value.data);
   const ct = registry.contentTypes.get(value.type);
   if (!ct) {
     if (isStrapiSystemType(value.type) && !registry.components.has(value.type)) return 'keep';
@@ -82,6 +85,7 @@ function planEntity(plan: ImportPlan, registry: Registry, ctx: RowContext, value
     seen.add(version);
     rows.set(value.id, { documentId: row.documentId as string, locale: row.locale as string | null, status: row._status as 'draft' | 'published' });
     if (ct.uid === UPLOAD_FILE_UID) recordFile(plan, value.id, row);
+    if (ct.uid === ROLE_UID && typeof row.type === 'string') plan.roleTypes.add(row.type);
   } catch (error) {
     plan.failed.add(ownerKey(ct.uid, value.id));
     addProblem(plan, (error as Error).message);

@@ -9,15 +9,18 @@ import type { IdMap, IdRange } from './allocate-ids';
 import { entityToRow, type RowContext } from './entity-row';
 import { ownerKey, type ImportPlan, type OwnedLink } from './import-plan';
 import { isKeptLink } from './plan-link';
+import { movesUsers, PERMISSION_UID, ROLE_UID } from '../permission-type';
+import { replaceRoles, type ReplacedRows } from './replace-roles';
 import { TransferError } from '../transfer-error';
 
 type Row = Record<string, unknown>;
 
-/** What a failed import takes back: the id blocks' rows, the uploaded objects, the single-type claims. */
+/** What a failed import takes back: the id blocks' rows, the uploaded objects, the single-type claims, the roles it replaced. */
 export interface ImportUndo {
   readonly ranges: IdRange[];
   readonly objects: StoredFileRef[];
   readonly claims: string[];
+  readonly replaced: ReplacedRows[];
 }
 
 export interface WriteContext {
@@ -110,6 +113,8 @@ export async function writeExport(ctx: WriteContext, file: string, options: Arch
   const batches = createBatches(engine);
   let kept = 0;
   const keep = (stage: string, value: unknown) => batches.add(KEPT_COLLECTION, { seq: ++kept, stage, line: JSON.stringify(value) });
+  const users = movesUsers(registry);
+  await replaceRoles(engine, registry, plan, ctx.undo.replaced);
   for await (const entry of readArchive(file, options)) {
     const stage = jsonlStage(entry.name);
     if (entry.name.startsWith('assets/uploads/')) {
@@ -124,10 +129,13 @@ export async function writeExport(ctx: WriteContext, file: string, options: Arch
         if (stage === 'entities') {
           const { type, id, data } = value as { type: string; id: number; data: unknown };
           const ct = registry.contentTypes.get(type);
-          if (!ct) await keep(stage, value);
-          else if (plan.left.has(ownerKey(type, id))) continue;
+          if (!ct) {
+            if (!(users && type === PERMISSION_UID)) await keep(stage, value); // permissions: in their role's row
+          } else if (plan.left.has(ownerKey(type, id))) continue;
           else {
-            await batches.add(ct.collectionName, { id: ctx.ids.rows.get(type)!.get(id)!, ...entityToRow(rowContext, ct, id, data) });
+            const row: Row = { id: ctx.ids.rows.get(type)!.get(id)!, ...entityToRow(rowContext, ct, id, data) };
+            if (type === ROLE_UID) row.permissions = plan.roleGrants.get(id) ?? [];
+            await batches.add(ct.collectionName, row);
             ctx.progress.tick('entities', 0);
           }
         } else if (stage === 'links') {

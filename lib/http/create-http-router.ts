@@ -52,7 +52,7 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   healthRoute(router, deps.readiness, deps.engine); // no authentication, no waiting: a load balancer's probe
   router.use(authMiddleware(deps.auth, deps.readiness));
   if (deps.upload !== false) {
-    router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, documentId: deps.documentId, ...deps.upload, events: deps.fileEvents }));
+    router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, rest: deps.rest, documentId: deps.documentId, ...deps.upload, events: deps.fileEvents }));
   }
   router.use(bodyParsers(deps.bodyLimit));
   deps.pluginRoutes?.(router);

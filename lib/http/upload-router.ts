@@ -1,7 +1,7 @@
 import { type Request, type RequestHandler, Router } from 'express';
 import qs from 'qs';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
-import { type MediaService, type PrepareFileLink, type PublicFile, toMediaFile } from '../media';
+import { type FileSelection, type MediaService, type PrepareFileLink, toMediaFile } from '../media';
 import { getAbility, rawQueryString } from './request-context';
 
 const ACTION = 'plugin::upload.content-api';
@@ -21,14 +21,15 @@ function parseId(raw: unknown): number | null {
   return Number.isSafeInteger(id) ? id : null;
 }
 
-function answer(file: PublicFile) {
+function answer(file: FileSelection) {
   return toMediaFile(file);
 }
 
 /**
  * The upload plugin's Content API, to mount at `/upload` under the API prefix:
- * `POST /` (upload; `?id=` updates a file's info or replaces its content), `GET /files`, `GET /files/:id`,
- * `DELETE /files/:id`. Answers are bare (no `data` envelope) and carry `isUrlSigned: false`, as Strapi 5's.
+ * `POST /` (upload; `?id=` updates a file's info or replaces its content), `GET /files` (a content-type query on
+ * `plugin::upload.file`: filters, sort, fields, pagination), `GET /files/:id`, `DELETE /files/:id`. Answers are
+ * bare (no `data` envelope, no `meta`) and carry `isUrlSigned: false`, as Strapi 5's.
  * Each route checks the caller's ability (`plugin::upload.content-api.find|findOne|upload|destroy`) before
  * reading the body; errors go to `next(err)` for the Strapi error envelope.
  *
@@ -41,14 +42,16 @@ export function createUploadRouter(media: MediaService, options: UploadRouterOpt
     next(getAbility(req).can(`${prefix}.${action}`) ? undefined : new ForbiddenError());
   };
 
+  // The caller's ability is the query's context, as on content routes: what it may find, it may filter on.
   router.get('/files', allow('find'), async (req, res) => {
-    const files = await media.findMany(rawQueryString(req));
+    const files = await media.findMany(rawQueryString(req), { context: getAbility(req) });
     res.status(200).json(files.map(answer));
   });
 
   router.get('/files/:id', allow('findOne'), async (req, res) => {
+    // Strapi checks the query before it reads the file: a bad query is a 400 whatever the id.
     const id = parseId(req.params.id);
-    const file = id === null ? null : await media.findOne(id);
+    const file = await media.findOne(id ?? Number.NaN, { query: rawQueryString(req), context: getAbility(req) });
     if (!file) throw new NotFoundError('file.notFound');
     res.status(200).json(answer(file));
   });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Router } from 'express';
 import type { Engine } from '../engine';
 import { createMediaService, localProvider, type FileEvents, type SharpSettings, type StorageProvider } from '../media';
+import type { RestLimits } from '../query';
 import type { Registry } from '../schema';
 import { prepareUploadLink } from '../documents/link-uploaded-files';
 import { createUploadRouter } from './upload-router';
@@ -27,7 +28,7 @@ export interface UploadOptions {
 }
 
 /** The `/upload` routes of the media library. */
-export function uploadRoutes(deps: UploadOptions & { registry: Registry; engine: Engine; documentId?: () => string; events?: FileEvents }): Router {
+export function uploadRoutes(deps: UploadOptions & { registry: Registry; engine: Engine; rest?: RestLimits; documentId?: () => string; events?: FileEvents }): Router {
   const provider = deps.provider ?? localProvider({ directory: deps.directory ?? path.resolve('public', 'uploads') });
   const media = createMediaService({
     engine: deps.engine,
@@ -41,6 +42,7 @@ export function uploadRoutes(deps: UploadOptions & { registry: Registry; engine:
     sharp: deps.sharp,
     documentId: deps.documentId,
     events: deps.events,
+    rest: deps.rest,
   });
   return createUploadRouter(media, {
     prepareLink: (can) => (fields) => prepareUploadLink({ engine: deps.engine, registry: deps.registry, can }, fields),

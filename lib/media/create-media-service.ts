@@ -2,12 +2,13 @@ import type { IncomingMessage } from 'node:http';
 import { v7 as uuidv7 } from 'uuid';
 import type { Engine, Row } from '../engine';
 import { NotFoundError, ValidationError, fieldValidationError } from '../errors';
+import type { RestLimits } from '../query';
 import type { MediaAttribute, Registry } from '../schema';
 import { sanitizeFileName } from './file-name';
 import { toPublicFile } from './format-file';
 import { mediaPaths, mimeAllowed, removeFileFromRow } from './media-references';
 import { parseFileInfo } from './parse-file-info';
-import { parseFilesQuery } from './parse-files-query';
+import { DEFAULT_FILES_LIMITS, filesQuery, findFiles } from './find-files';
 import { DEFAULT_MAX_PIXELS, DEFAULT_MAX_REQUEST_PIXELS, type ImageHeader, type PixelLimits, assertPixelBudget, readImageHeader } from './image-header';
 import { type SharpSettings, configureSharp, createSlots } from './image-slots';
 import { DEFAULT_BREAKPOINTS } from './process-image';
@@ -37,6 +38,8 @@ export interface MediaServiceOptions {
   documentId?: () => string;
   /** Where writes are announced as Strapi's media events (webhooks, `router.on`), inside their transaction. */
   events?: FileEvents;
+  /** The page sizes and depths of file queries, as for content types (the `rest` option). Default 25 / 100. */
+  rest?: RestLimits;
 }
 
 /**
@@ -242,11 +245,11 @@ export function createMediaService(options: MediaServiceOptions): MediaService {
     update,
     delete: remove,
     detach,
-    async findMany(rawQuery = '') {
-      const { filter, options: findOptions } = parseFilesQuery(rawQuery);
-      return (await engine.find(FILES_COLLECTION, filter, findOptions)).map(toPublicFile);
+    async findMany(rawQuery = '', { context } = {}) {
+      return findFiles(engine, registry, filesQuery({ registry, rest: options.rest ?? DEFAULT_FILES_LIMITS, context }, rawQuery, 'find'));
     },
-    async findOne(id) {
+    async findOne(id, { query, context } = {}) {
+      if (query !== undefined) filesQuery({ registry, rest: options.rest ?? DEFAULT_FILES_LIMITS, context }, query, 'findOne');
       const row = await findRow(id);
       return row ? toPublicFile(row) : null;
     },

@@ -1,10 +1,10 @@
-export type { DisallowedFile, FileEventName, FileEvents, FileFormat, FileInfo, FileRow, MediaFile, MediaService, PrepareFileLink, ProviderFile, PublicFile, StorageProvider, StoredFileRef } from './types';
+export type { DisallowedFile, FileEventName, FileEvents, FileFormat, FileInfo, FileQueryOptions, FileRow, FileSelection, MediaFile, MediaService, PrepareFileLink, ProviderFile, PublicFile, StorageProvider, StoredFileRef } from './types';
 export { createMediaService, FILES_COLLECTION, type MediaServiceOptions } from './create-media-service';
 export { localProvider, type LocalProviderOptions } from './local-provider';
-export { toMediaFile, toPublicFile } from './format-file';
+export { toFileSelection, toMediaFile, toPublicFile } from './format-file';
 export { mediaPaths, mimeAllowed, removeFileFromRow } from './media-references';
 export { DEFAULT_BREAKPOINTS } from './process-image';
-export { parseFilesQuery, type FilesQuery } from './parse-files-query';
+export { DEFAULT_FILES_LIMITS, filesQuery, findFiles, type FilesQueryScope } from './find-files';
 export { DEFAULT_MAX_PIXELS, DEFAULT_MAX_REQUEST_PIXELS } from './image-header';
 export type { SharpSettings } from './image-slots';
 export { DRAIN_LIMIT, drainRequest } from './drain-request';

@@ -98,11 +98,19 @@ export interface DisallowedFile {
 /** A file as the service answers it: the stored row without internal fields (`_id`, `_status`, `locale`). */
 export type PublicFile = Omit<FileRow, 'locale' | '_status'>;
 
+/** A file as a query's `fields` selects it: `id`, `documentId` and the fields asked (all of them without `fields`). */
+export type FileSelection = Pick<PublicFile, 'id' | 'documentId'> & Partial<PublicFile>;
+
 /**
  * Links uploaded files to an entry (the `ref`, `refId`, `field` form fields): validated from the form's fields
  * before any file is stored (throws the request's 400/403), applied in the transaction that inserts the files.
  */
 export type PrepareFileLink = (fields: Readonly<Record<string, string>>) => Promise<{ apply(files: readonly { id: number; mime: string }[]): Promise<void> } | null>;
+
+/** Who reads the media library (`canFind`, as for content-type queries): the caller's ability, or host code. */
+export interface FileQueryOptions {
+  context?: import('../query/types').QueryContext;
+}
 
 /** The upload service behind `/upload` (and the documents service's media checks). */
 export interface MediaService {
@@ -116,9 +124,17 @@ export interface MediaService {
    * `fileInfo`); with one file, replaces the file's content keeping its `hash` and URL.
    */
   updateFromRequest(id: number, req: import('node:http').IncomingMessage, body?: unknown): Promise<PublicFile>;
-  /** Files matching a `GET /upload/files` query (raw query string or parsed object), by `id` by default. */
-  findMany(rawQuery?: string | Record<string, unknown>): Promise<PublicFile[]>;
-  findOne(id: number): Promise<PublicFile | null>;
+  /**
+   * Files matching a `GET /upload/files` query (raw query string or parameter object), parsed and compiled as every
+   * content type's list (lib/query, lib/pipeline): by `id` by default, a page of `rest.defaultLimit` (at most
+   * `rest.maxLimit`). `context`: the caller (default: host code, who may find every type). Bad queries throw 400s.
+   */
+  findMany(rawQuery?: string | Record<string, unknown>, options?: FileQueryOptions): Promise<FileSelection[]>;
+  /**
+   * The file whose `id` is `id` (ids that are not safe integers find nothing). `options.query`, when given, is
+   * checked first as Strapi checks the query of `GET /upload/files/:id` (a 400 for a bad one); it selects nothing.
+   */
+  findOne(id: number, options?: FileQueryOptions & { query?: string | Record<string, unknown> }): Promise<PublicFile | null>;
   /** Sets `name`, `alternativeText`, `caption` (null/undefined keep the current value). NotFoundError when missing. */
   update(id: number, info: FileInfo): Promise<PublicFile>;
   /** Deletes the stored objects, detaches the file from every document, removes the row. NotFoundError when missing. */

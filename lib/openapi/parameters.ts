@@ -61,7 +61,7 @@ export function routeParameters(registry: Registry, ct: ContentType, route: 'fin
   return out;
 }
 
-/** The query of `GET /upload/files`: filters on the file's fields, sort, pagination. */
+/** The query of `GET /upload/files`: a content list's on `plugin::upload.file` (no populate: files have no relation served). */
 export function filesParameters(maxLimit: number): Parameter[] {
-  return [filters, sort, pagination(maxLimit)];
+  return [fields, filters, sort, pagination(maxLimit)];
 }

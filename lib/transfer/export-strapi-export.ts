@@ -189,7 +189,8 @@ async function writeTail(ctx: Context): Promise<void> {
  * Writes the store in Strapi's export format (`strapi import` reads it; so does {@link importStrapiExport}):
  * schemas, entities (every row: draft/published, every locale; components inline), assets (each file and format
  * with its sidecar), links (relations in order, media, as Strapi links rows), configuration and metadata.json,
- * plus what an import kept aside. Streamed: rows are read a page at a time, files piped into the archive.
+ * plus what an import kept aside. With `auth.users`, users (their hashes included) and roles, with a permission
+ * entity per grant of each role, as Strapi writes them. Streamed: rows are read a page at a time, files piped into the archive.
  * A failure removes the partial file. See docs/transfer.md.
  *
  * @example

@@ -2,7 +2,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { exportStrapiExport } from '../../lib/transfer/export-strapi-export';
 import { importStrapiExport } from '../../lib/transfer/import-strapi-export';
-import { FIXTURE, readExport, tempDir, type BlogTarget, type ExportLines } from './transfer-helpers';
+import { FIXTURE, readExport, tempDir, TOKEN, type BlogTarget, type ExportLines } from './transfer-helpers';
 import { EXPECTED_GRANTS, HASHES, PASSWORDS, PERMISSION, ROLE, ROLES, USER, USERS, usersExport, usersTarget } from './users-export';
 
 type Row = Record<string, unknown>;
@@ -126,5 +126,22 @@ describe('Strapi\'s own export of the blog (roles and permissions, no user) with
     expect(got.map((r) => [r.documentId, r.permissions])).toEqual(roles.map((r) => [r.data.documentId, expected.get(r.id)]));
     expect((await request(blog.app).get('/api/articles')).status).toBe(200);
     expect((await request(blog.app).get('/api/authors')).status).toBe(403);
+  });
+});
+
+describe('only the import stores a hash as it is', () => {
+  it('a password given to the /users routes, even a bcrypt hash, is hashed: it never becomes a usable hash', async () => {
+    const copy = await usersTarget();
+    await importStrapiExport(copy.router, await usersExport(), { uploads: { directory: copy.uploads } });
+    const [alice] = await copy.engine.find('up_users', { username: 'alice' });
+    const put = await request(copy.app).put(`/api/users/${String(alice!.id)}`).set('Authorization', `Bearer ${TOKEN}`).send({ password: HASHES.bob });
+    expect(put.status).toBe(200);
+    const [after] = await copy.engine.find('up_users', { username: 'alice' });
+    expect(after!.password).not.toBe(HASHES.bob);
+    expect((await login(copy, 'alice', PASSWORDS.bob)).status).toBe(400);
+    const [role] = await copy.engine.find('up_roles', { type: 'authenticated' });
+    const created = await request(copy.app).post('/api/users').set('Authorization', `Bearer ${TOKEN}`).send({ username: 'carol', email: 'carol@example.com', password: HASHES.bob, role: role!.id });
+    expect(created.status).toBe(201);
+    expect((await copy.engine.find('up_users', { username: 'carol' }))[0]!.password).not.toBe(HASHES.bob);
   });
 });

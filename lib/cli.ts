@@ -6,7 +6,8 @@ import { runHashToken } from './cli/hash-token';
 import { runTransferCommand } from './cli/transfer';
 import { generateTypes } from './typegen/generate-types';
 import { readCustomFields } from './typegen/read-custom-fields';
-import { readComponentSchemas, readContentTypeSchemas } from './typegen/read-schemas';
+import { readComponentSchemas, readContentTypeSchemas, readUsersExtension } from './typegen/read-schemas';
+import { usersHint } from './typegen/users-types';
 
 /** The commands other than `types`, each in its own file under cli/: `content-router <command> [args]`. */
 const COMMANDS: Readonly<Record<string, (args: readonly string[]) => number | Promise<number>>> = {
@@ -20,6 +21,7 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[]) => number | Pr
 
 const USAGE = `usage: content-router types --schemas <dir|file>... [--components <dir>] --out <file> [--module <name>]
                             [--custom-field <uid>=<type>...] [--custom-fields <file.json>]
+                            [--users] [--users-extension <schema.json>]
 
 Writes TypeScript declarations of every content type and component (docs/types.md).
   --schemas        schema.json files, or folders searched for .json files (e.g. src/api)
@@ -28,6 +30,9 @@ Writes TypeScript declarations of every content type and component (docs/types.m
   --module         the module the uid maps augment (default content-router)
   --custom-field   what a custom field stores, e.g. plugin::color-picker.color=string (repeatable)
   --custom-fields  a JSON file of the customFields option: { "plugin::color-picker.color": { "type": "string" } }
+  --users          the users-permissions plugin's types (auth.users): UsersPermissionsUser, ...; implied by a
+                   relation to plugin::users-permissions.user and by --users-extension
+  --users-extension  the project's user extension: src/extensions/users-permissions/content-types/user/schema.json
 
 Other commands (each with --help):
   content-router hash-token     hash an API token's access key, or generate one (docs/security.md)
@@ -49,7 +54,7 @@ function parseFlags(args: readonly string[]): Map<string, string[]> {
     else throw new Error(`unexpected argument ${JSON.stringify(arg)}`);
   }
   for (const name of flags.keys()) {
-    if (!['schemas', 'components', 'out', 'module', 'custom-field', 'custom-fields', 'help'].includes(name)) throw new Error(`unknown option --${name}`);
+    if (!['schemas', 'components', 'out', 'module', 'custom-field', 'custom-fields', 'users', 'users-extension', 'help'].includes(name)) throw new Error(`unknown option --${name}`);
   }
   return flags;
 }
@@ -81,13 +86,17 @@ export function runCli(argv: readonly string[]): number | Promise<number> {
     const [componentsDir] = flags.get('components') ?? [];
     const [moduleName] = flags.get('module') ?? [];
     const customFields = readCustomFields(flags.get('custom-fields') ?? [], flags.get('custom-field') ?? []);
-    const text = generateTypes({ contentTypes: readContentTypeSchemas(schemas), components: componentsDir ? readComponentSchemas(componentsDir) : {}, customFields, moduleName });
+    const [extension, ...more] = flags.get('users-extension') ?? [];
+    if (flags.has('users-extension') && (!extension || more.length > 0)) throw new Error('--users-extension takes one file');
+    if ((flags.get('users') ?? []).length > 0) throw new Error(`--users takes no value: ${JSON.stringify(flags.get('users')![0])}`);
+    const users = extension ? { userSchema: readUsersExtension(extension) } : flags.has('users') || undefined;
+    const text = generateTypes({ contentTypes: readContentTypeSchemas(schemas), components: componentsDir ? readComponentSchemas(componentsDir) : {}, customFields, users, moduleName });
     fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
     fs.writeFileSync(out, text);
     process.stdout.write(`content-router: wrote ${out}\n`);
     return 0;
   } catch (err) {
-    const hint = (err as { code?: unknown }).code === 'CR_UNKNOWN_CUSTOM_FIELD' ? '\nSay it here with --custom-field <uid>=<type> (or --custom-fields <file.json>).' : '';
+    const hint = (err as { code?: unknown }).code === 'CR_UNKNOWN_CUSTOM_FIELD' ? '\nSay it here with --custom-field <uid>=<type> (or --custom-fields <file.json>).' : rest.includes('--users-extension') ? '' : usersHint(err);
     process.stderr.write(`content-router types: ${(err as Error).message}${hint}\n\n${USAGE}\n`);
     return 1;
   }

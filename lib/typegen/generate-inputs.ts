@@ -1,4 +1,5 @@
 import type { Attribute, Attributes, Registry, ScalarAttribute } from '../schema';
+import { USER_UID } from '../users-permissions/content-types';
 import { propertyKey as key } from './type-names';
 
 /**
@@ -44,7 +45,7 @@ interface InputContext {
 }
 
 /**
- * One input type per content type and component: what `data` of a create or update accepts (every attribute
+ * One input type per content type (the user's too) and component: what `data` of a create or update accepts (every attribute
  * optional: a draft may leave any empty; private attributes and passwords are writable; system fields and
  * `writable: false` attributes are not). Components take their `id` to keep an existing entry.
  *
@@ -54,8 +55,9 @@ interface InputContext {
 export function generateInputs(ctx: InputContext): string[] {
   const out: string[] = [];
   for (const ct of ctx.registry.contentTypes.values()) {
-    if (ct.internal) continue;
-    out.push(`/** \`data\` of a create or update of \`${ct.uid}\`. */\nexport type ${ctx.inputs.get(ct.uid)!} = {\n${inputMembers(ctx, ct.attributes, ct.attributeNames, ct.draftAndPublish)}};\n`);
+    if (!ctx.inputs.has(ct.uid)) continue; // the upload file and the role: their routes take other shapes
+    const what = ct.uid === USER_UID ? `The body of \`POST /users\` and \`PUT /users/:id\` (\`${ct.uid}\`)` : `\`data\` of a create or update of \`${ct.uid}\``;
+    out.push(`/** ${what}. */\nexport type ${ctx.inputs.get(ct.uid)!} = {\n${inputMembers(ctx, ct.attributes, ct.attributeNames, ct.draftAndPublish)}};\n`);
   }
   for (const c of ctx.registry.components.values()) {
     const members = `  /** An existing entry's id: keeps it (updated) instead of creating a new one. */\n  id?: number;\n${inputMembers(ctx, c.attributes, c.attributeNames, ctx.inDrafts.has(c.uid))}`;

@@ -1,8 +1,10 @@
 import { createRegistry, UPLOAD_FILE_UID, type Attribute, type Attributes, type CustomFieldsOption, type Registry, type ScalarAttribute } from '../schema';
 import type { ComponentSchema, ContentTypeSchema } from '../schema/schema-json';
+import { ROLE_UID, USER_UID } from '../users-permissions/content-types';
 import { generateInputs, INPUT_HEADER } from './generate-inputs';
 import { checkCustomFields } from './read-custom-fields';
 import { inputNames, propertyKey as key, typeNames } from './type-names';
+import { usersDefinitions, type GenerateUsersOption } from './users-types';
 
 /** Options of `generateTypes`: the same schemas `createContentRouter` is given. */
 export interface GenerateTypesOptions {
@@ -15,6 +17,14 @@ export interface GenerateTypesOptions {
    * (`{ 'plugin::color-picker.color': { type: 'string' } }`): a `customField` attribute is typed as that type.
    */
   customFields?: CustomFieldsOption;
+  /**
+   * The users-and-permissions plugin's types (`UsersPermissionsUser`, `UsersPermissionsRole`, and the user's
+   * input type): `true`, or the router's `auth.users` option (its `userSchema`, a project's
+   * `src/extensions/users-permissions/content-types/user/schema.json`, adds the project's attributes). By default
+   * they are generated when a content type or component relates to `plugin::users-permissions.user` (or `.role`);
+   * `false` never (such a relation is then `CR_UNKNOWN_TARGET`, as for a router without `auth.users`).
+   */
+  users?: GenerateUsersOption;
   /** The module the uid maps augment; default `'content-router'`. */
   moduleName?: string;
 }
@@ -38,6 +48,12 @@ const SCALAR_TS: Readonly<Record<string, string>> = {
   json: 'JSONValue', blocks: 'Blocks',
 };
 
+/** What answers a plugin's type, said in its declaration's comment. */
+const PLUGIN_NOTES: Readonly<Record<string, string>> = {
+  [USER_UID]: ': `/users`, `/users/me` and `/auth/*` (`user`) answer it, and a populated relation to users; `password`, `resetPasswordToken` and `confirmationToken` are private: never answered',
+  [ROLE_UID]: ': a populated `role`',
+};
+
 interface Context {
   registry: Registry;
   names: ReadonlyMap<string, string>;
@@ -59,14 +75,15 @@ interface Context {
  */
 export function generateTypes(options: GenerateTypesOptions): string {
   checkCustomFields(options.customFields);
-  const registry = createRegistry({ contentTypes: options.contentTypes, components: options.components, customFields: options.customFields });
+  const contentTypes = [...options.contentTypes, ...usersDefinitions(options)];
+  const registry = createRegistry({ contentTypes, components: options.components, customFields: options.customFields });
   const names = typeNames(registry);
   const ctx: Context = { registry, names, inDrafts: componentsInDrafts(registry) };
   const inputs = inputNames(registry, names);
   const out: string[] = [HEADER + INPUT_HEADER];
   for (const ct of registry.contentTypes.values()) {
     const kind = `${ct.kind === 'singleType' ? 'single type' : 'collection type'}${ct.draftAndPublish ? ', draft & publish' : ''}${ct.localized ? ', localized' : ''}`;
-    out.push(`/** \`${ct.uid}\` (${kind}). */\nexport type ${names.get(ct.uid)!} = {\n  id: number;\n  documentId: string;\n${members(ctx, ct.attributes, ct.attributeNames, ct.draftAndPublish)}${systemMembers(ct.uid, ct.localized, names)}};\n`);
+    out.push(`/** \`${ct.uid}\` (${kind})${PLUGIN_NOTES[ct.uid] ?? ''}. */\nexport type ${names.get(ct.uid)!} = {\n  id: number;\n  documentId: string;\n${members(ctx, ct.attributes, ct.attributeNames, ct.draftAndPublish)}${systemMembers(ct.uid, ct.localized, names)}};\n`);
   }
   for (const c of registry.components.values()) {
     out.push(`/** Component \`${c.uid}\`. */\nexport type ${names.get(c.uid)!} = {\n  id: number;\n${members(ctx, c.attributes, c.attributeNames, ctx.inDrafts.has(c.uid))}};\n`);

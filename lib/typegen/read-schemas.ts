@@ -20,6 +20,9 @@ function jsonFilesUnder(dir: string): string[] {
   return found;
 }
 
+/** Where a Strapi project extends the plugin's user type (`src/extensions/users-permissions/...`). */
+const USERS_EXTENSION = /(^|[\\/])extensions[\\/]users-permissions[\\/]content-types[\\/]user[\\/]schema\.json$/;
+
 /**
  * The content type schemas of files and folders (every `.json` file under a folder, e.g. a Strapi project's
  * `src/api`, whose `schema.json` files are the only JSON files there), as `createContentRouter` takes them.
@@ -29,7 +32,28 @@ function jsonFilesUnder(dir: string): string[] {
  */
 export function readContentTypeSchemas(paths: readonly string[]): ContentTypeSchema[] {
   const files = paths.flatMap((p) => (fs.statSync(p).isDirectory() ? jsonFilesUnder(p) : [p]));
+  for (const f of files) {
+    // Read as a content type, Strapi's extension of the plugin's user would be a type of its own (api::user.user).
+    if (USERS_EXTENSION.test(f)) throw new Error(`${f}: this is the users-permissions plugin's user extension, not a content type: give it with --users-extension ${f}`);
+  }
   return files.map((f) => readJson(f) as ContentTypeSchema);
+}
+
+/**
+ * A project's extension of the users-permissions plugin's user type
+ * (`src/extensions/users-permissions/content-types/user/schema.json`), as the router's `auth.users.userSchema`
+ * takes it: a JSON object whose `attributes` are an object.
+ *
+ * @example
+ * readUsersExtension('src/extensions/users-permissions/content-types/user/schema.json'); // { attributes: {...}, ... }
+ */
+export function readUsersExtension(file: string): { attributes?: Record<string, unknown> } {
+  const json = readJson(file);
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(json) || (json.attributes !== undefined && !isObject(json.attributes))) {
+    throw new Error(`--users-extension ${file}: expected a schema.json object with "attributes" (src/extensions/users-permissions/content-types/user/schema.json)`);
+  }
+  return json as { attributes?: Record<string, unknown> };
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { Registry } from '../schema';
+import type { ContentType, Registry } from '../schema';
+import { USER_UID } from '../users-permissions/content-types';
 
 const pascal = (s: string): string =>
   s
@@ -11,8 +12,22 @@ const pascal = (s: string): string =>
 const RESERVED = ['JSONValue', 'Blocks', 'ContentTypes', 'Components', 'ContentTypeInputs', 'RelationRef', 'RelationPosition', 'RelationInput', 'MediaRef', 'MediaInput'];
 
 /**
- * An interface name per content type (its singularName: `Article`; the upload file: `UploadFile`) and
- * component (category and name: `SharedSeo`); a clash gets a numbered suffix.
+ * A type's wanted name: its singularName (`Article`), or for a plugin's type the plugin and the name, so that two
+ * plugins' types never share one (`plugin::upload.file`: `UploadFile`, `plugin::users-permissions.user`:
+ * `UsersPermissionsUser`, as Strapi's GraphQL plugin names them).
+ */
+const wantedName = (ct: ContentType): string => (ct.uid.startsWith('plugin::') ? pascal(ct.uid.slice('plugin::'.length)) : pascal(ct.singularName));
+
+/** The plugin types that have an input type: the user (`POST /users`, `PUT /users/:id` take it). */
+const PLUGIN_INPUTS: ReadonlySet<string> = new Set([USER_UID]);
+
+/** Whether a content type has an input type: every one of the app's, and the plugin types of PLUGIN_INPUTS. */
+const hasInput = (ct: ContentType): boolean => !ct.internal || PLUGIN_INPUTS.has(ct.uid);
+
+/**
+ * An interface name per content type (its singularName: `Article`; a plugin's type its plugin and name:
+ * `UploadFile`, `UsersPermissionsUser`) and component (category and name: `SharedSeo`); a clash gets a numbered
+ * suffix.
  *
  * @example
  * typeNames(registry).get('api::article.article'); // 'Article'
@@ -26,14 +41,15 @@ export function typeNames(registry: Registry): Map<string, string> {
     used.add(name);
     names.set(uid, name);
   };
-  for (const ct of registry.contentTypes.values()) take(ct.uid, ct.internal ? 'UploadFile' : pascal(ct.singularName));
+  for (const ct of registry.contentTypes.values()) take(ct.uid, wantedName(ct));
   for (const c of registry.components.values()) take(c.uid, pascal(c.uid));
   return names;
 }
 
 /**
- * The input type name of each content type (but the upload file) and component: its type name and `Input`
- * (`ArticleInput`, `SharedSeoInput`), numbered when that name is taken.
+ * The input type name of each content type (but the plugins' own, the user's excepted) and component: its type
+ * name and `Input` (`ArticleInput`, `SharedSeoInput`, `UsersPermissionsUserInput`), numbered when that name is
+ * taken.
  *
  * @example
  * inputNames(registry, typeNames(registry)).get('api::article.article'); // 'ArticleInput'
@@ -41,7 +57,7 @@ export function typeNames(registry: Registry): Map<string, string> {
 export function inputNames(registry: Registry, names: ReadonlyMap<string, string>): Map<string, string> {
   const used = new Set([...RESERVED, ...names.values()]);
   const inputs = new Map<string, string>();
-  const uids = [...[...registry.contentTypes.values()].filter((ct) => !ct.internal).map((ct) => ct.uid), ...registry.components.keys()];
+  const uids = [...[...registry.contentTypes.values()].filter(hasInput).map((ct) => ct.uid), ...registry.components.keys()];
   for (const uid of uids) {
     const wanted = `${names.get(uid)!}Input`;
     let name = wanted;

@@ -21,7 +21,10 @@ module.exports = [
         'error',
         {
           zones: [
-            { target: './lib/engine', from: ['./lib/http', './lib/documents', './lib/query', './lib/pipeline', './lib/format', './lib/media', './lib/auth'], message: 'engine/ is the bottom layer' },
+            { target: './lib/engine', from: ['./lib/http', './lib/documents', './lib/query', './lib/format', './lib/media', './lib/auth'], message: 'engine/ is the bottom layer' },
+            // The one file of pipeline/ the engine may read: the compiler's reserved field names, which the memory
+            // engine matches to recognise the stages the compiler emits (docs/architecture.md, "Contracts").
+            { target: './lib/engine', from: './lib/pipeline', except: ['./reserved-fields.ts'], message: 'engine/ is the bottom layer: from pipeline/ only reserved-fields.ts' },
             { target: './lib/query', from: ['./lib/http', './lib/documents', './lib/pipeline', './lib/format', './lib/media'], message: 'query/ is pure and only reads schema/' },
             { target: './lib/pipeline', from: ['./lib/http', './lib/documents', './lib/format', './lib/media', './lib/auth'], message: 'pipeline/ is pure' },
             { target: './lib/format', from: ['./lib/http', './lib/documents', './lib/pipeline', './lib/media', './lib/auth'], message: 'format/ is pure' },

@@ -3,6 +3,7 @@ import type { ComponentAttribute, ContentType, DynamicZoneAttribute, MediaAttrib
 import { UPLOAD_FILE_UID } from '../schema/types';
 import type { CompileContext, SourceLocale, Stage } from './compile-context';
 import { firstOrNull } from './expressions';
+import { TEMP } from './reserved-fields';
 import { relationJoin, type RelationJoin } from './relation-join';
 
 /** Builds the `$lookup` of a relation into `as`, without relation order (compile-populate's relationLookup). */
@@ -99,7 +100,7 @@ function resolved(w: Walk, item: string, attribute: RelationAttribute | MediaAtt
   const localField = [...segs.map((s) => s.field), attribute.name].join('.');
   const join = relationJoin(w.ctx, attribute, w.source, localField, true);
   const target = w.ctx.registry.contentType(attribute.kind === 'media' ? UPLOAD_FILE_UID : attribute.target);
-  const temp = w.ctx.next('__p');
+  const temp = w.ctx.next(TEMP.populate);
   w.lookups.push(w.targetLookup(join, target, node, temp));
   w.temps.push(temp);
   const key = attribute.kind === 'media' ? 'id' : 'documentId';

@@ -4,6 +4,7 @@ import type { Attributes, ContentType, MediaAttribute, RelationAttribute } from 
 import { UPLOAD_FILE_UID } from '../schema/types';
 import type { CompileContext, SourceLocale, Stage } from './compile-context';
 import { compileScalarFilter } from './compile-scalar-filter';
+import { TEMP } from './reserved-fields';
 import { targetScope } from './target-scope';
 
 /** A compiled filter tree: the relation-filter `$lookup`s to run first, the `$match` that uses them, their temp fields. */
@@ -92,7 +93,7 @@ function compileRelation(w: Walk, attribute: RelationAttribute | MediaAttribute,
   const target = w.ctx.registry.contentType(targetUid);
   const mappedBy = attribute.kind === 'relation' && !attribute.owner ? attribute.mappedBy : undefined;
   const scope = targetScope(w.ctx, target, w.source, mappedBy !== undefined, false);
-  const temp = w.ctx.next('__rf');
+  const temp = w.ctx.next(TEMP.relationFilter);
   const empty = isEmptinessTest(where);
   const pipeline: Stage[] = Object.keys(scope.match).length > 0 ? [{ $match: scope.match }] : [];
   if (!empty) {

@@ -7,6 +7,7 @@ import { compileFilters } from './compile-filters';
 import { readRoot } from './compile-find';
 import { localizationsJoin } from './compile-populate';
 import { relationJoin, type RelationJoin } from './relation-join';
+import { TEMP } from './reserved-fields';
 
 /**
  * One populated relation, media or `localizations` of a read, as its join count sees it (documents/join-budget):
@@ -182,8 +183,8 @@ export interface JoinCountPair {
 export function compileJoinCountStep(rows: Pipeline, children: readonly JoinCountNode[], cap: number): Pipeline {
   return [
     ...rows,
-    ...children.map((child, n) => ({ $lookup: { ...child.lookup, as: `__j${n}` } })),
-    { $project: { _id: 0, p: '$id', j: children.map((_child, n) => `$__j${n}`) } },
+    ...children.map((child, n) => ({ $lookup: { ...child.lookup, as: `${TEMP.joinCount}${n}` } })),
+    { $project: { _id: 0, p: '$id', j: children.map((_child, n) => `$${TEMP.joinCount}${n}`) } },
     { $unwind: { path: '$j', includeArrayIndex: 'n' } },
     { $unwind: '$j' },
     { $limit: cap },

@@ -7,6 +7,7 @@ import { compileProjection } from './compile-projection';
 import { compileSort } from './compile-sort';
 import { firstOrNull } from './expressions';
 import { joinLookup, relationJoin, type RelationJoin } from './relation-join';
+import { TEMP } from './reserved-fields';
 
 /**
  * Compiles the populate map of rows of `owner` into stages that replace each populated attribute in place:
@@ -66,7 +67,7 @@ function relationPipeline(ctx: CompileContext, join: RelationJoin, target: Conte
     stages.push(...sort.stages, { $sort: sort.sort });
     temps.push(...sort.temps);
   } else if (order) {
-    const temp = ctx.next('__o');
+    const temp = ctx.next(TEMP.relationOrder);
     stages.push({ $addFields: { [temp]: { $indexOfArray: ['$$ids', `$${order.key}`] } } }, { $sort: { [temp]: 1, id: 1 } });
     temps.push(temp);
   } else if (join.multi && ordered) {

@@ -4,6 +4,7 @@ import { UPLOAD_FILE_UID, type Attributes, type ContentType } from '../schema/ty
 import type { CompileContext, SourceLocale, Stage } from './compile-context';
 import { bigIntegerSortKey } from './big-integer-order';
 import { joinLookup, relationJoin } from './relation-join';
+import { sortKeyField, TEMP } from './reserved-fields';
 
 /** Stages computing relation sort keys, the `$sort` document, and the temp fields to unset after sorting. */
 export interface CompiledSort {
@@ -64,7 +65,7 @@ function sortKey(ctx: CompileContext, attrs: Attributes, path: readonly string[]
   if (attribute.kind === 'scalar' && rest.length === 0) {
     if (attribute.type !== 'biginteger') return `${prefix}${head}`;
     // Stored as decimal strings: sorted on a key whose string order is numeric order (big-integer-order).
-    const key = ctx.next('__bk');
+    const key = ctx.next(TEMP.bigIntegerKey);
     stages.push({ $addFields: { [key]: bigIntegerSortKey(`${prefix}${head}`) } });
     temps.push(key);
     if (arrays.length > 0) arrays.splice(0, arrays.length, key); // one key per item: a new top-level array
@@ -81,8 +82,8 @@ function sortKey(ctx: CompileContext, attrs: Attributes, path: readonly string[]
     const innerTemps: string[] = [];
     const innerArrays: string[] = [];
     const innerKey = sortKey(ctx, target.attributes, rest, '', join.rows, dir, inner, innerTemps, innerArrays);
-    const temp = ctx.next('__s');
-    const keyField = temp.replace('__s', '__sk');
+    const temp = ctx.next(TEMP.sortJoin);
+    const keyField = sortKeyField(temp);
     // As cheap as the shape allows on MongoDB: the equality on the foreign field is an index probe (indexesFor);
     // the scope `$match`es come first in the sub-pipeline, so they coalesce with the equality `$match` the server
     // puts before it and run in the same query (https://www.mongodb.com/docs/manual/core/aggregation-pipeline-optimization/,

@@ -7,4 +7,5 @@ export { longestArray, mostReferrers, type FanOutStatistic } from './compile-fan
 export { compileJoinCountPlan, compileJoinCountStep, joinCountRows, type JoinCountNode, type JoinCountPair, type JoinCountPlan } from './compile-join-count';
 export { PIPELINE_OPERATORS, type PipelineStage } from './operators';
 export { escapeRegex } from './text-pattern';
-export { POSITION_FIELD, readPage, TOTAL_FIELD, type PageResult } from './page-result';
+export { readPage, type PageResult } from './page-result';
+export { isTempField, POSITION_FIELD, RESERVED_PREFIX, TEMP, TOTAL_FIELD, type TempPrefix } from './reserved-fields';

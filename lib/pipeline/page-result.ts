@@ -1,9 +1,7 @@
 import type { Pipeline, Row } from '../engine/types';
+import { POSITION_FIELD, TOTAL_FIELD } from './reserved-fields';
 
-/** The field of the one result document that carries the total of a list read (see compileFind). */
-export const TOTAL_FIELD = '__total';
-/** The field giving each page row its 1-based position in the page (see compileFind). */
-export const POSITION_FIELD = '__pos';
+export { POSITION_FIELD, TOTAL_FIELD };
 
 /** A list read's result, split: the page rows in page order, and the total (undefined when it was not asked). */
 export interface PageResult {

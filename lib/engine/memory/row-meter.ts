@@ -1,3 +1,4 @@
+import { isTempField, RESERVED_PREFIX, TEMP } from '../../pipeline/reserved-fields';
 import { ReadLimitError } from '../types';
 
 /** The populate rows counted so far by the read running now, and its limit. */
@@ -43,9 +44,9 @@ export interface MeteredJoin {
  * meteredJoin('__p3', 'seo.shareImage') // { segment: 'seo.shareImage', param: 'populate' }
  */
 export function meteredJoin(as: string, localField: string): MeteredJoin | null {
-  if (!as.startsWith('__')) return { segment: as, param: 'populate' };
-  if (/^__p[0-9]+$/.test(as)) return { segment: localField, param: 'populate' };
-  return /^__s[0-9]+$/.test(as) ? { segment: localField, param: 'sort' } : null;
+  if (!as.startsWith(RESERVED_PREFIX)) return { segment: as, param: 'populate' };
+  if (isTempField(as, TEMP.populate)) return { segment: localField, param: 'populate' };
+  return isTempField(as, TEMP.sortJoin) ? { segment: localField, param: 'sort' } : null;
 }
 
 /** Adds `rows` rows joined by `join` to the running read's count; throws when it goes over the limit. */

@@ -1,3 +1,4 @@
+import { isTempField } from '../../pipeline/reserved-fields';
 import type { Pipeline, Row } from '../types';
 import { unionStage } from '../union-stage';
 import { deepCopy } from './deep-copy';
@@ -141,10 +142,10 @@ function newStageContext(rt: PipelineRuntime, readOnly: boolean): StageContext {
   };
 }
 
-/** `{ $unset: [<temporary fields>] }` (`__s1`, `__sk1`...) compiled by row-stages, else null. */
+/** `{ $unset: [<temporary fields>] }` (the compiler's, pipeline/reserved-fields) compiled by row-stages, else null. */
 function tempUnset(cx: StageContext, stage: Stage | undefined): ((rows: Row[]) => RowSet) | null {
   const names = stage ? onlyKey(stage, '$unset') : undefined;
-  if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string' && /^__[a-z]+[0-9]+$/.test(n))) return null;
+  if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string' && isTempField(n))) return null;
   const run = compileStages(cx, [stage!]);
   return (rows) => run(rows, false, {});
 }

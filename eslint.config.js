@@ -1,5 +1,10 @@
-// Architecture rules (STYLE.md): imports only go down the pipeline, no cycles, and each driver library
-// stays in its one folder. `npm run lint`.
+// Architecture rules: imports only go down the pipeline, no cycles, and each driver library stays in its one
+// folder. `npm run lint`. The layers are described in docs/architecture.md (the project's style guide, STYLE.md,
+// lives outside this repository, in ../shared/STYLE.md of the workspace; docs/architecture.md carries what the
+// rules below need from it).
+const BELOW_OPTIONS = ['schema', 'engine', 'errors', 'query', 'pipeline', 'format', 'documents', 'media', 'auth', 'http', 'users-permissions', 'webhooks', 'openapi', 'transfer'];
+const ALL_BUT = (...names) => ['http', 'documents', 'query', 'pipeline', 'format', 'media', 'auth', 'engine', 'schema', 'options', 'users-permissions', 'webhooks', 'openapi', 'transfer', 'typegen', 'cli']
+  .filter((name) => !names.includes(name)).map((name) => `./lib/${name}`);
 const tseslint = require('typescript-eslint');
 const importPlugin = require('eslint-plugin-import');
 
@@ -31,6 +36,10 @@ module.exports = [
             { target: './lib/schema', from: ['./lib/http', './lib/documents', './lib/query', './lib/pipeline', './lib/format', './lib/media', './lib/auth', './lib/engine'], message: 'schema/ depends on nothing above it' },
             { target: './lib/documents', from: ['./lib/http'], message: 'documents/ never imports http/' },
             { target: './lib/media', from: ['./lib/http', './lib/documents'], message: 'media/ never imports http/ or documents/' },
+            // options/ validates createContentRouter's options at the top (it reads schema/ and documents/ types):
+            // only the composition root (lib/create-content-router.ts) and typegen/ import it.
+            { target: BELOW_OPTIONS.map((name) => `./lib/${name}`), from: './lib/options', message: 'options/ is imported only by the composition root and typegen/' },
+            { target: './lib/errors', from: ALL_BUT('errors'), message: 'errors/ is the bottom: it imports no other folder of lib/' },
           ],
         },
       ],

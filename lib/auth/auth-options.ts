@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { ConfigurationError } from '../errors';
-import { ajvErrorMessage, fieldPath } from '../options/ajv-message';
+import { ajvErrorMessage, fieldPath } from '../errors/ajv-message';
 import type { UsersOptions } from '../users-permissions/users-options';
 
 /** One API token, as created in Strapi's admin (Settings > API Tokens) or by the host app. */

@@ -1,6 +1,6 @@
 import { OPEN_ABILITY } from '../auth';
 import { ApplicationError, ConfigurationError } from '../errors';
-import { suggestion } from '../options/did-you-mean';
+import { suggestion } from '../errors/did-you-mean';
 import { normalizeParams, parseQuery, type RestLimits } from '../query';
 import type { ContentType, Registry } from '../schema';
 

@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../errors';
 import type { LifecycleName } from '../documents';
 import type { Registry } from '../schema';
-import { unknownKeyMessage } from './did-you-mean';
+import { unknownKeyMessage } from '../errors/did-you-mean';
 
 const HOOKS: readonly LifecycleName[] = [
   'beforeCreate', 'afterCreate', 'beforeUpdate', 'afterUpdate', 'beforeDelete', 'afterDelete', 'beforePublish', 'afterPublish',

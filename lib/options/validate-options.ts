@@ -1,13 +1,13 @@
 import Ajv from 'ajv';
 import { ConfigurationError } from '../errors';
 import { checkCustomFieldUids, CUSTOM_FIELD_TYPES } from '../schema/custom-fields';
-import { ajvErrorMessage, pickAjvError } from './ajv-message';
+import { ajvErrorMessage, pickAjvError } from '../errors/ajv-message';
 
 const positiveInteger = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 
 /**
  * Every option of createContentRouter. Each object says `additionalProperties: false`, so a misspelled key is
- * refused with a did-you-mean (lib/options/ajv-message.ts); a new option is one more entry in `properties`.
+ * refused with a did-you-mean (lib/errors/ajv-message.ts); a new option is one more entry in `properties`.
  * Parts with rules of their own (auth, the engine, i18n's locales, routes) are checked again by their owners.
  */
 export const routerOptionsSchema = {

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../errors';
-import { ajvErrorMessage, pickAjvError } from '../options/ajv-message';
-import { suggestion } from '../options/did-you-mean';
+import { ajvErrorMessage, pickAjvError } from '../errors/ajv-message';
+import { suggestion } from '../errors/did-you-mean';
 import { resolveCustomField, type CustomFieldsOption } from './custom-fields';
 import { validateComponentDefinition, validateContentTypeDefinition } from './definition-schema';
 import { unwrapLoadedModel } from './loaded-model';

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors';
-import { suggestion } from '../options/did-you-mean';
+import { suggestion } from '../errors/did-you-mean';
 import { buildComponent, buildContentType, type BuildContext } from './build-model';
 import type { CustomFieldsOption } from './custom-fields';
 import { warnUnknownSchemaKeys } from './schema-keys';

@@ -1,5 +1,5 @@
 import { ConfigurationError, emitWarning } from '../errors';
-import { editDistance } from '../options/did-you-mean';
+import { editDistance } from '../errors/did-you-mean';
 
 /**
  * Which keys of a schema file are refused, and which are accepted. Strapi's loader does not refuse unknown keys:

@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import { ConfigurationError } from '../errors';
-import { ajvErrorMessage, pickAjvError } from '../options/ajv-message';
+import { ajvErrorMessage, pickAjvError } from '../errors/ajv-message';
 
 /** One e-mail as the users-permissions plugin sends it (reset password, e-mail confirmation). */
 export interface UsersEmail {

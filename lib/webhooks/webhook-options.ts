@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import { ConfigurationError, ValidationError } from '../errors';
-import { ajvErrorMessage, pickAjvError } from '../options/ajv-message';
+import { ajvErrorMessage, pickAjvError } from '../errors/ajv-message';
 import { WEBHOOK_EVENTS, type WebhookEventName } from './event-names';
 
 /** One webhook: where to POST which events (Strapi's webhook: `url`, `headers`, `events`, `isEnabled`). */

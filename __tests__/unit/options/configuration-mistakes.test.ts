@@ -1,6 +1,6 @@
 import { createContentRouter, memoryEngine, type ContentRouterOptions } from '../../../lib';
 import { ConfigurationError } from '../../../lib/errors';
-import { didYouMean, editDistance } from '../../../lib/options/did-you-mean';
+import { didYouMean, editDistance } from '../../../lib/errors/did-you-mean';
 
 const article = (attributes: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
   kind: 'collectionType',

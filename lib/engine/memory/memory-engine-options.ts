@@ -1,5 +1,5 @@
 import { ConfigurationError, emitWarning } from '../../errors';
-import { unknownKeyMessage } from '../../options/did-you-mean';
+import { unknownKeyMessage } from '../../errors/did-you-mean';
 
 const KNOWN_KEYS: readonly (keyof MemoryEngineOptions)[] = ['file', 'snapshotBytes', 'ephemeral', 'maxDocumentBytes'];
 

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../../errors';
-import { unknownKeyMessage } from '../../options/did-you-mean';
+import { unknownKeyMessage } from '../../errors/did-you-mean';
 import { assertMaxTimeMS } from './read-time-limit';
 import { assertTransactionsOption } from './transaction-support';
 

@@ -17,7 +17,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const shared = path.resolve(repo, '..', 'shared');
+// The real path: the shared tools check that they are the main module by comparing paths, which a link defeats.
+const shared = fs.existsSync(path.resolve(repo, '..', 'shared')) ? fs.realpathSync(path.resolve(repo, '..', 'shared')) : path.resolve(repo, '..', 'shared');
 const fuzzN = Number(process.env.SOAK_FUZZ_N ?? 20000);
 const seed = Number(process.env.SOAK_SEED ?? 1);
 const rounds = Number(process.env.SOAK_CRASH_ROUNDS ?? 8);
@@ -41,11 +42,18 @@ function freePort() {
   });
 }
 
-/** Runs a node script, inheriting output; resolves its exit code. */
+/** Runs a node script, its output shown and kept; resolves its exit code and output. */
 function run(args, env = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, ...env }, stdio: 'inherit' });
-    child.on('exit', (code, signal) => resolve(signal ? 128 : code));
+    const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (stream) => (chunk) => {
+      output += chunk;
+      stream.write(chunk);
+    };
+    child.stdout.on('data', keep(process.stdout));
+    child.stderr.on('data', keep(process.stderr));
+    child.on('exit', (code, signal) => resolve({ code: signal ? 128 : code, output }));
   });
 }
 
@@ -74,13 +82,16 @@ for (let i = 0; ; i++) {
 }
 console.log(`soak: example app on ${base}, data in ${dir}, snapshots every ${snapshotBytes} bytes of journal`);
 
-const replayed = await run([path.join(shared, 'conformance/replay.mjs'), '--base', base, '--full-token', token('full-access'), '--readonly-token', token('read-only'), '--cases', path.join(repo, '__tests__/conformance/corpus/cases.json'), '--out', path.join(dir, 'replay')]);
+const replayed = (await run([path.join(shared, 'conformance/replay.mjs'), '--base', base, '--full-token', token('full-access'), '--readonly-token', token('read-only'), '--cases', path.join(repo, '__tests__/conformance/corpus/cases.json'), '--out', path.join(dir, 'replay')])).code;
 if (replayed !== 0) fail(`the corpus replay exited ${replayed}`, serverLog());
+const index = path.join(dir, 'replay', '_index.json');
+const cases = JSON.parse(fs.readFileSync(path.join(repo, '__tests__/conformance/corpus/cases.json'), 'utf8')).cases;
+if (!fs.existsSync(index) || JSON.parse(fs.readFileSync(index, 'utf8')).length !== cases.length) fail(`the corpus replay did not replay the ${cases.length} cases`, serverLog());
 
-const fuzzed = await run(
+const fuzzed = (await run(
   [path.join(shared, 'tools/fuzz.mjs'), '--base', base, '--full-token', token('full-access'), '--readonly-token', token('read-only'), '--n', String(fuzzN), '--seed', String(seed), '--out', path.join(dir, 'fuzz.json'), '--server-log', logFile, '--strict'],
   { TOOLS_DIR: repo },
-);
+)).code;
 if (fuzzed !== 0) fail(`fuzz.mjs exited ${fuzzed} (report: ${path.join(dir, 'fuzz.json')})`, serverLog());
 if (server.exitCode !== null) fail('the example app died during the fuzz run', serverLog());
 if (!(await fetch(`${base}/api/articles`).then((r) => r.ok, () => false))) fail('the example app no longer answers after the fuzz run', serverLog());
@@ -92,11 +103,18 @@ const stop = await Promise.race([exited, new Promise((r) => setTimeout(() => r(n
 if (!stop) fail('the example app did not stop within 30 s of SIGTERM', serverLog());
 if (stop.code !== 0) fail(`the example app exited ${stop.code ?? stop.signal} on SIGTERM`, serverLog());
 if (fs.statSync(`${dataFile}.journal`).size !== 0) fail('the journal is not empty after a clean stop', serverLog());
-const verified = await run([tsNode, '--transpile-only', 'lib/cli.ts', 'verify', dataFile]);
+const verified = (await run([tsNode, '--transpile-only', 'lib/cli.ts', 'verify', dataFile])).code;
 if (verified !== 0) fail('content-router verify found a problem in the data file', serverLog());
 console.log(`soak: fuzz and shutdown passed (snapshot ${snapshot} bytes) in ${Math.round((Date.now() - started) / 1000)} s`);
 
 const crashed = await run([path.join(shared, 'tools/crash-campaign.mjs'), repo, '--rounds', String(rounds), '--seed', String(seed), '--port', String(await freePort())]);
-if (crashed !== 0) fail(`crash-campaign.mjs exited ${crashed}`);
+// Judged by its last line, not its exit code: the tool removes its data folder before it checks that the data
+// file is not empty, so it exits 1 on every run (../shared/tools/crash-campaign.mjs, last two lines).
+const verdict = /crash: (\d+) rounds, (\d+) acknowledged writes, (\d+) lost, (\d+) failed restarts, (\d+) stalled rounds, snapshot (\d+) bytes/.exec(crashed.output);
+if (!verdict) fail(`crash-campaign.mjs printed no verdict (exit ${crashed.code})`);
+const [, roundsRun, acknowledged, lost, failedRestarts, stalledRounds, finalSnapshot] = verdict.map(Number);
+if (roundsRun !== rounds || acknowledged === 0 || lost || failedRestarts || stalledRounds || finalSnapshot === 0) {
+  fail(`crash-campaign.mjs: ${verdict[0]} (${rounds} rounds asked, every acknowledged write kept, a snapshot written)`);
+}
 fs.rmSync(dir, { recursive: true, force: true });
 console.log(`soak: passed in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -1,10 +1,12 @@
 import { Query } from 'mingo';
 import type { Filter, Row } from '../types';
+import { applyChanges } from './apply-changes';
 import { fieldCondition } from './field-conditions';
 import { isIndexable, type IndexableValue } from './field-index';
 import type { MemoryCollection } from './memory-collection';
 import type { QueryOptions } from './mingo-runtime';
 import { selectCandidates } from './select-candidates';
+import { carryPlans } from './sort-rows';
 import { markStable } from './stable-arrays';
 
 /** Keys mingo's `getValue` treats specially (Object.prototype members); never fast-pathed. */
@@ -67,27 +69,45 @@ export function isPlainField(key: string): boolean {
 /**
  * The rows of `collection` matching `filter`, in natural order: index-selected candidates (see
  * select-candidates) tested with {@link compileRowTest}. The result of a filter made only of plain equalities
- * (a read scope such as `{ _status: 'published', locale: 'en' }`) is kept until the next write to the
- * collection. The array is shared: never mutate it.
+ * (a read scope such as `{ _status: 'published', locale: 'en' }`) is kept, and after writes brought up to date
+ * from the collection's changes (apply-changes: a test per changed row, not per stored row), with the sort plans
+ * built on it (sort-rows `carryPlans`); when the changes are no longer all logged it is computed again. The array
+ * is shared: never mutate it.
  */
 export function matchRows(collection: MemoryCollection, filter: Filter, options: QueryOptions): readonly Row[] {
   const pure = Object.entries(filter).every(([key, value]) => isPlainField(key) && isIndexable(value));
   if (!pure) return selectCandidates(collection, filter).filter(compileRowTest(filter, options));
-  let cache = cached.get(collection);
-  if (cache?.version !== collection.version) {
-    cache = { version: collection.version, results: new Map() };
-    cached.set(collection, cache);
-  }
+  let results = cached.get(collection);
+  if (!results) cached.set(collection, (results = new Map()));
   const key = JSON.stringify(filter);
-  let rows = cache.results.get(key);
-  if (!rows) {
-    rows = markStable(selectCandidates(collection, filter).filter(compileRowTest(filter, options)));
-    if (cache.results.size >= MAX_CACHED) cache.results.clear();
-    cache.results.set(key, rows);
+  const entry = results.get(key);
+  if (entry?.version === collection.version) return entry.rows;
+  const changes = entry ? collection.changesSince(entry.version) : null;
+  const test = entry?.test ?? compileRowTest(filter, options);
+  let rows: Row[];
+  // A result narrowed by an index (a documentId) is cheaper to select again than to update through many changes.
+  const candidates = entry && changes && changes.length > FEW_CHANGES ? selectCandidates(collection, filter) : null;
+  if (entry && changes && (candidates === null || changes.length <= candidates.length)) {
+    const next = applyChanges(entry.rows, changes, test, (row) => collection.sequence(row));
+    rows = next.rows;
+    carryPlans(entry.rows, next, (row) => collection.sequence(row));
+  } else {
+    rows = (candidates ?? selectCandidates(collection, filter)).filter(test);
   }
+  if (!entry && results.size >= MAX_CACHED) results.clear();
+  results.set(key, { version: collection.version, rows: markStable(rows), test });
   return rows;
 }
 
-/** Results of plain-equality filters per collection, valid while the collection's `version` is unchanged. */
-const cached = new WeakMap<MemoryCollection, { version: number; results: Map<string, readonly Row[]> }>();
+/** A kept result of a plain-equality filter: its rows at `version` and the filter's test. */
+interface CachedResult {
+  readonly version: number;
+  readonly rows: readonly Row[];
+  readonly test: RowTest;
+}
+
+/** Results of plain-equality filters per collection and filter (its JSON). */
+const cached = new WeakMap<MemoryCollection, Map<string, CachedResult>>();
 const MAX_CACHED = 256;
+/** Up to this many changes, a kept result is always updated rather than selected again. */
+const FEW_CHANGES = 64;

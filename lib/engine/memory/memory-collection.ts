@@ -1,6 +1,10 @@
 import { DuplicateKeyError, type IndexSpec, type Row } from '../types';
+import { ChangeLog, type Change } from './change-log';
 import { FieldIndex } from './field-index';
 import { UniqueIndex } from './unique-index';
+
+/** Up to this many rows, {@link MemoryCollection.remove} splices each out instead of filtering the rows. */
+const FEW_REMOVED = 16;
 
 /**
  * One collection of the memory engine: rows in natural (insertion) order, a unique `_id` map, the declared
@@ -16,8 +20,12 @@ export class MemoryCollection {
   private byId = new Map<unknown, Row>();
   private uniques: UniqueIndex[];
   private readonly fieldIndexes = new Map<string, FieldIndex>();
-  /** Bumped on every write; lets callers cache derived data per collection. */
-  version = 0;
+  private readonly changes = new ChangeLog();
+
+  /** Bumped on every row added or removed (see {@link changesSince}); lets callers cache derived data. */
+  get version(): number {
+    return this.changes.version;
+  }
 
   constructor(
     readonly name: string,
@@ -85,6 +93,23 @@ export class MemoryCollection {
     return index;
   }
 
+  /**
+   * The rows added and removed since `version`, in the order it happened (a replace: the old row removed, then
+   * the new one added; a rollback: the rows written since the snapshot removed, the others added back), or null
+   * when the bounded log no longer reaches back that far (the caller rebuilds what it derived).
+   */
+  changesSince(version: number): readonly Change[] | null {
+    return this.changes.since(version);
+  }
+
+  /**
+   * The insertion sequence of a row stored now or before (a replaced row keeps its predecessor's): natural order
+   * is ascending sequence, so a sorted array of rows can be merged with others by it.
+   */
+  sequence(row: Row): number {
+    return this.seqOf(row);
+  }
+
   /** Appends a row (already copied, with its `_id`); throws DuplicateKeyError on a unique clash. */
   insert(row: Row): void {
     if (this.byId.has(row._id)) throw new DuplicateKeyError(this.name, '_id_');
@@ -108,7 +133,15 @@ export class MemoryCollection {
   remove(rows: ReadonlySet<Row>): void {
     if (rows.size === 0) return;
     for (const row of rows) this.detach(row);
-    this.rows = this.rows.filter((r) => !rows.has(r));
+    if (rows.size > FEW_REMOVED) {
+      this.rows = this.rows.filter((r) => !rows.has(r));
+      return;
+    }
+    // A few rows: found by their sequence (natural order), which is faster than filtering 200,000 rows (30 ms).
+    for (const row of rows) {
+      const at = this.position(this.seqOf(row));
+      if (this.rows[at] === row) this.rows.splice(at, 1);
+    }
   }
 
   /** A snapshot for rollback: the row array (rows are immutable, so a shallow copy suffices). */
@@ -127,21 +160,20 @@ export class MemoryCollection {
     for (const row of this.rows) if (!saved.has(row)) this.detach(row);
     for (const row of rows) if (!current.has(row)) this.attach(row);
     this.rows = rows;
-    this.version++;
   }
 
   private attach(row: Row): void {
     this.byId.set(row._id, row);
     for (const u of this.uniques) u.add(row);
     for (const index of this.fieldIndexes.values()) index.add(row);
-    this.version++;
+    this.changes.push(row, true);
   }
 
   private detach(row: Row): void {
     this.byId.delete(row._id);
     for (const u of this.uniques) u.remove(row);
     for (const index of this.fieldIndexes.values()) index.remove(row);
-    this.version++;
+    this.changes.push(row, false);
   }
 
   private seqOf(row: Row): number {

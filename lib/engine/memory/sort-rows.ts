@@ -1,5 +1,7 @@
 import type { Row } from '../types';
+import type { UpdatedRows } from './apply-changes';
 import { compareBson } from './bson-compare';
+import { carryPrefix, inPlace, insertionPoint } from './sorted-changes';
 import { mingoStages, type QueryOptions } from './mingo-runtime';
 import { sortKey } from './sort-key';
 
@@ -18,6 +20,8 @@ export interface SortPlan {
   readonly first: (limit: number) => Row[];
   /** The longest sorted prefix computed so far (the planned array never changes). */
   prefix?: Row[];
+  /** The same plan for the array `next.rows` derived from the planned one, or null to plan it afresh. */
+  readonly carry?: (next: UpdatedRows, seqOf: (row: Row) => number) => SortPlan | null;
 }
 
 /** Plans per row array (arrays handed to the runner are never mutated) and `$sort` document. */
@@ -36,6 +40,25 @@ export function planSort(rows: readonly Row[], spec: Record<string, unknown>): S
   const key = JSON.stringify(spec);
   if (!byArray.has(key)) byArray.set(key, sortPlan(rows, spec));
   return byArray.get(key) ?? null;
+}
+
+/**
+ * Gives `next.rows` (a cached match result brought up to date from `rows`: match-rows) the plans of `rows`
+ * without planning them afresh: a direct plan (sortPlan) checks only the rows added (their kind, and their order
+ * with their neighbours when `rows` was in order), and keeps the sorted prefix with the rows removed taken out and
+ * the rows added that sort before its last row put in (still the first rows of the stable sort, ties by
+ * `seqOf`, which is natural order). Other plans are planned again when asked.
+ */
+export function carryPlans(rows: readonly Row[], next: UpdatedRows, seqOf: (row: Row) => number): void {
+  const byArray = plans.get(rows);
+  if (!byArray) return;
+  const carried = new Map<string, SortPlan | null>();
+  for (const [key, plan] of byArray) {
+    const derived = plan ? (plan.carry?.(next, seqOf) ?? null) : null;
+    // A null plan is a spec sortPlan never takes, whatever the rows.
+    if (derived || !plan) carried.set(key, derived);
+  }
+  plans.set(next.rows, carried);
 }
 
 /**
@@ -61,13 +84,28 @@ export function sortPlan(rows: readonly Row[], spec: Record<string, unknown>): S
     if ((dir !== 1 && dir !== -1) || key.startsWith('$') || key.split('.').includes('')) return null;
     dirs.push(dir);
   }
-  if (keys.every((key) => !key.includes('.') && uniformValues(rows, key))) return directPlan(rows, direct(keys, dirs));
+  if (keys.every((key) => !key.includes('.') && uniformValues(rows, key))) {
+    const compare = direct(keys, dirs);
+    return directPlan(rows, compare, keys, inOrder(rows, compare));
+  }
   return keyedPlan(rows, keys.map((key) => key.split('.')), dirs);
 }
 
-
-function directPlan(rows: readonly Row[], compare: Compare<Row>): SortPlan {
-  return { sorted: inOrder(rows, compare), first: (limit) => sortedPrefix(rows, compare, limit) };
+/** A plan comparing the rows' values directly (uniformValues holds for every key), carried over as carryPlans says. */
+function directPlan(rows: readonly Row[], compare: Compare<Row>, keys: readonly string[], sorted: boolean): SortPlan {
+  const plan: SortPlan = {
+    sorted,
+    first: (limit) => sortedPrefix(rows, compare, limit),
+    carry: (next, seqOf) => {
+      const sample = rows[0] ?? next.rows[0];
+      if (sample && !keys.every((key) => uniformValues(next.added, key, typeof sample[key]))) return null;
+      const stillSorted = plan.sorted && next.added.every((row) => inPlace(next.rows, row, compare, seqOf));
+      const carried = directPlan(next.rows, compare, keys, stillSorted);
+      if (!stillSorted && plan.prefix) carried.prefix = carryPrefix(plan.prefix, next, (a, b) => compare(a, b) || seqOf(a) - seqOf(b));
+      return carried;
+    },
+  };
+  return plan;
 }
 
 /** Compares top-level strings or numbers (see sortPlan) as they are. */
@@ -136,10 +174,11 @@ function compareKeys(x: unknown, y: unknown, plainStrings: boolean): number {
 /** Code units from U+D800 up: where UTF-16 order and code point order can differ (bson-compare). */
 const HIGH_UNITS = /[\uD800-\uFFFF]/;
 
-/** Whether every row holds an own string at `key` (none with HIGH_UNITS), or every row an own number but NaN. */
-function uniformValues(rows: readonly Row[], key: string): boolean {
-  if (rows.length === 0) return true;
-  const kind = typeof rows[0]![key];
+/**
+ * Whether every row holds an own string at `key` (none with HIGH_UNITS), or every row an own number but NaN; of
+ * the type `kind` when given (the type of the rows already planned).
+ */
+function uniformValues(rows: readonly Row[], key: string, kind = rows.length === 0 ? 'string' : typeof rows[0]![key]): boolean {
   if (kind !== 'string' && kind !== 'number') return false;
   for (const row of rows) {
     const value = row[key];
@@ -173,10 +212,14 @@ export function firstSorted(rows: readonly Row[], plan: SortPlan, k = rows.lengt
   if (limit === 0) return [];
   if (plan.sorted) return rows.slice(0, limit);
   if (plan.prefix && plan.prefix.length >= limit) return plan.prefix.slice(0, limit);
-  const first = plan.first(limit);
+  // A few rows more than asked, so that writes taking rows out of a carried prefix (carryPlans) leave enough.
+  const first = plan.first(Math.min(rows.length, limit + PREFIX_SPARE));
   plan.prefix = first;
-  return first.slice();
+  return first.slice(0, limit);
 }
+
+/** How many rows more than asked a sorted prefix holds. */
+const PREFIX_SPARE = 16;
 
 function sortedPrefix<T>(items: readonly T[], compare: Compare<T>, limit: number): T[] {
   if (limit * 8 >= items.length) return items.slice().sort(compare).slice(0, limit);
@@ -192,16 +235,4 @@ function sortedPrefix<T>(items: readonly T[], compare: Compare<T>, limit: number
 function inOrder<T>(items: readonly T[], compare: Compare<T>): boolean {
   for (let i = 1; i < items.length; i++) if (compare(items[i - 1]!, items[i]!) > 0) return false;
   return true;
-}
-
-/** After every item of `sorted` that compares <= `item` (a later input item goes after its ties: stability). */
-function insertionPoint<T>(sorted: readonly T[], item: T, compare: Compare<T>): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compare(sorted[mid]!, item) <= 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

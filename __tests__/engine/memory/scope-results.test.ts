@@ -1,4 +1,5 @@
 import type { Row } from '../../../lib/engine/types';
+import { memoryEngine } from '../../../lib/engine';
 import { applyChanges } from '../../../lib/engine/memory/apply-changes';
 import { compileRowTest, matchRows } from '../../../lib/engine/memory/match-rows';
 import { MemoryCollection } from '../../../lib/engine/memory/memory-collection';
@@ -128,5 +129,22 @@ describe('memory engine: kept match results and sorts after writes', () => {
     expect(next.added).toEqual([moved]);
     expect(next.removed).toEqual([rows[0], rows[1]]);
     expect(matchRows(col, { _status: 'published' }, {})).toEqual([moved, rows[2]]);
+  });
+});
+
+describe('memory engine: a sort over the whole collection after writes', () => {
+  it('is planned on the rows of now (the collection array changes in place)', async () => {
+    const engine = memoryEngine({ ephemeral: true });
+    await engine.init([{ name: 'a', indexes: [] }]);
+    await engine.insertMany('a', [{ id: 1, t: 'c' }, { id: 2, t: 'b' }, { id: 3, t: 'd' }]);
+    const ids = async (): Promise<unknown[]> => (await engine.aggregate('a', [{ $sort: { t: 1 } }, { $limit: 2 }])).map((r) => r.id);
+    expect(await ids()).toEqual([2, 1]);
+    await engine.insertMany('a', [{ id: 4, t: 'a' }]);
+    expect(await ids()).toEqual([4, 2]);
+    await engine.deleteMany('a', { id: 4 });
+    expect(await ids()).toEqual([2, 1]);
+    await engine.replaceOne('a', { id: 2 }, { id: 2, t: 'z' });
+    expect(await ids()).toEqual([1, 3]);
+    await engine.close();
   });
 });

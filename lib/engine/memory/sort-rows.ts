@@ -4,6 +4,7 @@ import { compareBson } from './bson-compare';
 import { carryPrefix, inPlace, insertionPoint } from './sorted-changes';
 import { mingoStages, type QueryOptions } from './mingo-runtime';
 import { sortKey } from './sort-key';
+import { stableId } from './stable-arrays';
 
 type Compare<T> = (a: T, b: T) => number;
 
@@ -24,14 +25,17 @@ export interface SortPlan {
   readonly carry?: (next: UpdatedRows, seqOf: (row: Row) => number) => SortPlan | null;
 }
 
-/** Plans per row array (arrays handed to the runner are never mutated) and `$sort` document. */
+/** Plans per stable row array (never mutated: stable-arrays) and `$sort` document. */
 const plans = new WeakMap<readonly Row[], Map<string, SortPlan | null>>();
 
 /**
- * The {@link sortPlan} of `spec` for `rows`, remembered per array: a cached match result (natural order = `id`
- * order) is checked once, not on every request.
+ * The {@link sortPlan} of `spec` for `rows`, remembered per stable array (stable-arrays): a cached match result
+ * (natural order = `id` order) is checked once, not on every request.
  */
 export function planSort(rows: readonly Row[], spec: Record<string, unknown>): SortPlan | null {
+  // Only arrays that never change are planned once: the collection's own row array (a pipeline without a first
+  // `$match`) changes in place with every write, and a plan kept for it went stale.
+  if (stableId(rows) === undefined) return sortPlan(rows, spec);
   let byArray = plans.get(rows);
   if (!byArray) {
     byArray = new Map();

@@ -4,9 +4,8 @@ import { COUNTERS } from '../../lib/engine/memory/memory-engine';
 import { afterTestFile } from './after-test-file';
 import { indexCheckedEngine } from './index-eligibility';
 
-/** An engine `bareTestEngine()` opened in this test file: closing it drops its data, or its MongoDB `database` is dropped after. */
+/** What this test file opened: closing it drops its data, or its MongoDB `database` is dropped after. */
 interface Opened {
-  engine: Engine;
   close(): Promise<void>;
   database?: string;
 }
@@ -41,17 +40,54 @@ export function testEngine(): Engine {
  * runEngineContract('mongo', () => bareTestEngine());
  */
 export function bareTestEngine(): Engine {
+  const uri = process.env.MONGODB_URI;
+  return uri ? mongoTestEngine(testDatabaseUri()) : track(openMemory()).engine;
+}
+
+function track<T extends Opened>(entry: T): T {
   if (!registered) {
     afterTestFile(closeTestEngines);
     registered = true;
   }
-  const uri = process.env.MONGODB_URI;
-  const entry = uri ? openMongo(uri) : openMemory();
   opened.push(entry);
-  return entry.engine;
+  return entry;
 }
 
-function openMemory(): Opened {
+/**
+ * `MONGODB_URI` with a throwaway database of its own (`content_router_test_<random>`), dropped after the test file
+ * (see {@link closeTestEngines}): for engines opened with {@link mongoTestEngine} and for child processes given it.
+ *
+ * @example
+ * const uri = testDatabaseUri();
+ * const [a, b] = [mongoTestEngine(uri), mongoTestEngine(uri)]; // two connections to one database
+ */
+export function testDatabaseUri(): string {
+  const uri = process.env.MONGODB_URI;
+  if (!uri) throw new Error('testDatabaseUri: MONGODB_URI is not set');
+  const database = `content_router_test_${randomBytes(6).toString('hex')}`;
+  // Loaded now, while the file runs: the clean-up may run in the environment's teardown (a test file whose import
+  // threw), when Jest no longer loads modules.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  loadedMongoose ??= require('mongoose') as typeof import('mongoose');
+  track({ close: async () => undefined, database });
+  return withDatabase(uri, database);
+}
+
+/**
+ * A `mongoEngine` of its own (its own connection) on `uri` (from {@link testDatabaseUri}), closed after the test file.
+ *
+ * @example
+ * const engine = mongoTestEngine(testDatabaseUri());
+ */
+export function mongoTestEngine(uri: string): Engine {
+  // MONGODB_TRANSACTIONS=0: a standalone server, run with the engine's unsafe `transactions: false`.
+  const transactions = process.env.MONGODB_TRANSACTIONS !== '0';
+  const engine = mongoEngine({ uri, transactions });
+  track({ close: () => engine.close() });
+  return engine;
+}
+
+function openMemory(): Opened & { engine: Engine } {
   // The memory engine refuses result documents over MongoDB's 16 MiB limit, as MongoDB would.
   const engine = memoryEngine({ ephemeral: true, maxDocumentBytes: MONGODB_MAX_DOCUMENT_BYTES });
   const names = new Set<string>([COUNTERS]);
@@ -71,18 +107,6 @@ function openMemory(): Opened {
     await engine.close();
   };
   return { engine: tracked, close };
-}
-
-function openMongo(uri: string): Opened {
-  const database = `content_router_test_${randomBytes(6).toString('hex')}`;
-  // MONGODB_TRANSACTIONS=0: a standalone server, run with the engine's unsafe `transactions: false`.
-  const transactions = process.env.MONGODB_TRANSACTIONS !== '0';
-  const engine = mongoEngine({ uri: withDatabase(uri, database), transactions });
-  // Loaded now, while the file runs: the clean-up may run in the environment's teardown (a test file whose import
-  // threw), when Jest no longer loads modules.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  loadedMongoose ??= require('mongoose') as typeof import('mongoose');
-  return { engine, close: () => engine.close(), database };
 }
 
 /**

@@ -28,7 +28,9 @@ async function main(): Promise<void> {
   const blog = await createBlogApp({ seed: false, engine });
   await seedBlog(engine, { articles: Number(articles), authors: 10_000, categories: 1_000, files: 100 });
   const page = storedPageOf(await blog.router.documents('api::article.article').findMany(query))!;
-  const { registry, uid, rows, selection } = page;
+  const { rows, read } = page;
+  const { registry, query: selection } = read;
+  const uid = read.ct.uid;
   const n = Number(iterations);
   for (let round = 0; round < 3; round++) {
     const a = time('format + JSON.stringify + Buffer.from', n, () => Buffer.from(JSON.stringify(rows.map((r) => formatDocument(registry, uid, r, selection)))));

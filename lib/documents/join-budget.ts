@@ -1,6 +1,6 @@
 import { ReadLimitError, type Engine, type Filter, type Pipeline } from '../engine/types';
 import { compileFindRows, compileJoinCountPlan, compileJoinCountStep, joinCountRows, type JoinCountNode, type JoinCountPair, type JoinCountPlan } from '../pipeline';
-import { deepFreeze } from '../query';
+import { createIdentityCache, deepFreeze } from '../util/frozen';
 import type { Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { maxFanOut, scopeCount } from './join-statistics';
@@ -12,17 +12,13 @@ export interface ReadRows {
   readonly match?: Filter;
 }
 
-const plans = new WeakMap<Query, { registry: Registry; ct: ContentType; plan: JoinCountPlan }>();
+const plans = createIdentityCache<Query, { registry: Registry; ct: ContentType; plan: JoinCountPlan }>();
 
-/** The read's join count plan, kept with a frozen query (see read-documents' compiledFor). */
+/** The read's join count plan, kept with a frozen query (lib/util/frozen, as read-documents' CompiledRead). */
 function planFor(registry: Registry, ct: ContentType, query: Query & { maxJoinedRows: number }): JoinCountPlan {
-  const found = Object.isFrozen(query) ? plans.get(query) : undefined;
-  if (found && found.registry === registry && found.ct === ct) return found.plan;
-  if (!Object.isFrozen(query)) return compileJoinCountPlan(registry, ct, query);
   // Frozen, its stages are compiled once by the memory engine (row-stages' StageContext.compiled).
-  const plan = deepFreeze(compileJoinCountPlan(registry, ct, query));
-  plans.set(query, { registry, ct, plan });
-  return plan;
+  const make = () => ({ registry, ct, plan: Object.isFrozen(query) ? deepFreeze(compileJoinCountPlan(registry, ct, query)) : compileJoinCountPlan(registry, ct, query) });
+  return plans.get(query, make, (kept) => kept.registry === registry && kept.ct === ct).plan;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AggregateOptions, Engine, Filter, Pipeline } from '../engine';
-import { formatDocument, type Selection } from '../format';
+import { compileDocumentBytes, formatDocument, type RowWrite } from '../format';
 import { compileFind, compileFindOne, compileFindOnePage, readPage } from '../pipeline';
-import { deepFreeze } from '../query';
+import { createIdentityCache, deepFreeze } from '../util/frozen';
 import type { Pagination, Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { checkJoinBudget } from './join-budget';
@@ -55,30 +55,73 @@ function paginationMeta(p: Pagination, total: number | undefined): PaginationMet
   return { page: p.page, pageSize: p.pageSize, pageCount: Math.ceil(t / p.pageSize), total: t };
 }
 
-/** The stored rows of a page, before formatting (read-only: they may share values with storage). */
-export interface StoredPage {
+/**
+ * What a query compiles to for one registry and content type. Kept with a frozen query (the HTTP routes' parsed
+ * queries, lib/query/query-cache) by identity (lib/util/frozen: the query object is the cache key), so that the
+ * same query string compiles once: the pipeline is deep-frozen in turn, and the memory engine keeps what it
+ * compiled from those frozen stage objects (engine/memory/row-stages). Not kept for a query that is not frozen
+ * (built by host code, which may change it).
+ */
+export interface CompiledRead {
   readonly registry: Registry;
-  readonly uid: string;
-  readonly rows: readonly Row[];
-  readonly selection: Selection;
+  readonly ct: ContentType;
+  /** The query it was compiled from: the cache key, and the selection (fields, populate) of its responses. */
+  readonly query: Query;
+  readonly pipeline: Pipeline;
+  /** The writer of a v5 document of this selection (format/compileDocumentBytes), compiled on first call. */
+  writer(): RowWrite;
 }
 
-const STORED_PAGE = Symbol('content-router.storedPage');
+function compiledRead(registry: Registry, ct: ContentType, query: Query, pipeline: Pipeline): CompiledRead {
+  let write: RowWrite | undefined;
+  return { registry, ct, query, pipeline, writer: () => (write ??= compileDocumentBytes(registry, ct.uid, query)) };
+}
+
+const listReads = createIdentityCache<Query, CompiledRead>();
+const findOnePages = createIdentityCache<Query, CompiledRead>();
+
+/** `compile()` as a CompiledRead, kept with a frozen query (see {@link CompiledRead}). */
+function compiledFor(cache: typeof listReads, registry: Registry, ct: ContentType, query: Query, compile: () => Pipeline): CompiledRead {
+  const make = (): CompiledRead => compiledRead(registry, ct, query, Object.isFrozen(query) ? deepFreeze(compile()) : compile());
+  return cache.get(query, make, (kept) => kept.registry === registry && kept.ct === ct);
+}
+
+/** The stored rows of a list page, before formatting (read-only: they may share values with storage). */
+export interface StoredPage {
+  readonly rows: readonly Row[];
+  /** The read that gave them: its query is the page's selection, its writer writes each row as `data` would. */
+  readonly read: CompiledRead;
+}
 
 /**
- * The stored rows behind a `findMany` result, as long as its `data` was neither read nor replaced: a response can
- * then be written straight from them (see lib/format/compile-document-json) with the same bytes as `data`'s JSON.
+ * The key of a `findMany` result's stored page (a non-enumerable property: never in its JSON or its keys). Its
+ * function gives the page as long as `data` was neither read nor replaced (see {@link storedPageOf}).
+ */
+const STORED_PAGE: unique symbol = Symbol('content-router.storedPage');
+
+/** A `findMany` result as read-documents makes it: `data` formatted on first access, the stored page behind it. */
+interface ListResult extends FindManyResult {
+  readonly [STORED_PAGE]: () => StoredPage | undefined;
+}
+
+const isListResult = (result: FindManyResult): result is ListResult => STORED_PAGE in result;
+
+/**
+ * The stored rows behind a `findMany` result, as long as its `data` was neither read nor replaced (by a lifecycle
+ * hook or host code): a response can then be written straight from them (http/send, with the page's
+ * `read.writer()`) with the same bytes as `data`'s JSON. Undefined for any other result.
  */
 export function storedPageOf(result: FindManyResult): StoredPage | undefined {
-  return (result as FindManyResult & { [STORED_PAGE]?: () => StoredPage | undefined })[STORED_PAGE]?.();
+  return isListResult(result) ? result[STORED_PAGE]() : undefined;
 }
 
 /** `data` is formatted on first access (and then kept): a response written from the stored rows never formats. */
-function pageResult(page: StoredPage, pagination: PaginationMeta): FindManyResult {
+function pageResult(page: StoredPage, pagination: PaginationMeta): ListResult {
+  const { registry, ct, query } = page.read;
   let data: Row[] | undefined;
   const result = {
     get data(): Row[] {
-      return (data ??= page.rows.map((row) => formatDocument(page.registry, page.uid, row, page.selection)));
+      return (data ??= page.rows.map((row) => formatDocument(registry, ct.uid, row, query)));
     },
     set data(value: Row[]) {
       data = value;
@@ -86,50 +129,27 @@ function pageResult(page: StoredPage, pagination: PaginationMeta): FindManyResul
     pagination,
   };
   Object.defineProperty(result, STORED_PAGE, { value: () => (data === undefined ? page : undefined) });
-  return result;
-}
-
-interface Compiled {
-  readonly registry: Registry;
-  readonly ct: ContentType;
-  readonly pipeline: Pipeline;
-}
-
-const listPipelines = new WeakMap<Query, Compiled>();
-const findOnePages = new WeakMap<Query, Compiled>();
-
-/**
- * `compile()`, kept with a frozen query (the HTTP routes' parsed queries are frozen and shared, see
- * lib/query/query-cache) and frozen in turn, so that the same query string compiles once and the engine sees the
- * same stage objects again (the memory engine keeps what it compiled from frozen stages). Queries that are not
- * frozen (built by host code, which may change them) compile every time.
- */
-function compiledFor(cache: WeakMap<Query, Compiled>, registry: Registry, ct: ContentType, query: Query, compile: () => Pipeline): Pipeline {
-  if (!Object.isFrozen(query)) return compile();
-  const found = cache.get(query);
-  if (found && found.registry === registry && found.ct === ct) return found.pipeline;
-  const pipeline = deepFreeze(compile());
-  cache.set(query, { registry, ct, pipeline });
-  return pipeline;
+  return result as ListResult;
 }
 
 /** Runs a list query as ONE aggregation (page rows, one document each, and the total); `data` is the formatted page. */
 export async function findMany(registry: Registry, engine: Engine, ct: ContentType, query: Query, match?: Filter): Promise<FindManyResult> {
-  const pipeline = match
-    ? compileFind(registry, ct, query, { match })
-    : compiledFor(listPipelines, registry, ct, query, () => compileFind(registry, ct, query));
+  const read = match
+    ? compiledRead(registry, ct, query, compileFind(registry, ct, query, { match }))
+    : compiledFor(listReads, registry, ct, query, () => compileFind(registry, ct, query));
+  const { pipeline } = read;
   // List reads may sort more than MongoDB's 100 MB in-memory limit for a blocking stage: they may spill to disk
   // (https://www.mongodb.com/docs/manual/reference/command/aggregate/, `allowDiskUse`; the default from 6.0 on).
   const options = { ...readOptions(query), allowDiskUse: true };
   await checkBudget(registry, engine, ct, query, false, match);
   const docs = await loggedRead(ct.collectionName, pipeline, () => aggregate(engine, ct.collectionName, pipeline, options));
   const { rows, total } = readPage(docs, query.pagination.withCount);
-  return pageResult({ registry, uid: ct.uid, rows, selection: query }, paginationMeta(query.pagination, total));
+  return pageResult({ rows, read }, paginationMeta(query.pagination, total));
 }
 
 /** Runs a one-document query as ONE aggregation; null when nothing matches. */
 export async function findOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<Row | null> {
-  const page = compiledFor(findOnePages, registry, ct, query, () => compileFindOnePage(registry, ct, query));
+  const page = compiledFor(findOnePages, registry, ct, query, () => compileFindOnePage(registry, ct, query)).pipeline;
   const pipeline = compileFindOne(registry, ct, query, match, page);
   await checkBudget(registry, engine, ct, query, true, match);
   const rows = await loggedRead(ct.collectionName, pipeline, () => aggregate(engine, ct.collectionName, pipeline, readOptions(query)));

@@ -1,5 +1,6 @@
 import type { PopulateMap } from '../query/types';
 import type { Registry } from '../schema';
+import { createIdentityCache } from '../util/frozen';
 import type { Selection } from './format-document';
 
 /** How many compiled writers a registry keeps (selections come from requests: the cache must stay bounded). */
@@ -16,10 +17,13 @@ const writers = new WeakMap<Registry, Map<string, unknown>>();
  * cachedWriter(registry, uid, selection, () => compile(registry, uid, selection))
  */
 export function cachedWriter<T>(registry: Registry, uid: string, selection: Selection, compile: () => T): T {
-  // A frozen selection (a query the HTTP routes keep, see lib/query/query-cache) finds its writer without the key.
-  const frozen = Object.isFrozen(selection);
-  const found = frozen ? bySelection.get(selection) : undefined;
-  if (found && found.registry === registry && found.uid === uid) return found.writer as T;
+  // A frozen selection (a query the HTTP routes keep, see lib/query/query-cache) finds its writer without the key
+  // (lib/util/frozen); any other selection computes its key every time.
+  const entry = bySelection.get(selection, () => ({ registry, uid, writer: keyedWriter(registry, uid, selection, compile) }), (kept) => kept.registry === registry && kept.uid === uid);
+  return entry.writer as T;
+}
+
+function keyedWriter<T>(registry: Registry, uid: string, selection: Selection, compile: () => T): T {
   let byKey = writers.get(registry);
   if (!byKey) writers.set(registry, (byKey = new Map()));
   const key = `${uid}|${selectionKey(selection)}`;
@@ -29,12 +33,11 @@ export function cachedWriter<T>(registry: Registry, uid: string, selection: Sele
     if (byKey.size >= MAX_WRITERS) byKey.delete(byKey.keys().next().value!);
     byKey.set(key, writer);
   }
-  if (frozen) bySelection.set(selection, { registry, uid, writer });
   return writer;
 }
 
 /** The writer found for each frozen selection object (it cannot change, so neither can its key). */
-const bySelection = new WeakMap<Selection, { registry: Registry; uid: string; writer: unknown }>();
+const bySelection = createIdentityCache<Selection, { registry: Registry; uid: string; writer: unknown }>();
 
 /** What decides a writer's text: JSON of fields and, per populated name in order, its own key. */
 function selectionKey(selection: Selection & { on?: Readonly<Record<string, Selection>>; count?: boolean }): string {

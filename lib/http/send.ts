@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { storedPageOf, type FindManyResult } from '../documents/read-documents';
-import { compileDocumentBytes, JsonBytes, type RowWrite } from '../format';
+import { JsonBytes, type RowWrite } from '../format';
 import { toV4 } from '../format/format-v4';
 import type { ContentType, Registry } from '../schema';
 
@@ -26,7 +26,8 @@ export function sendData(req: Request, res: Response, registry: Registry, ct: Co
 
 /**
  * Sends a list: `{ data, meta: { pagination } }`. A v5 response is written straight from the stored rows
- * (compileDocumentBytes) with the bytes and headers `res.json` would give, unless the host app changes how
+ * (documents/read-documents' storedPageOf: the result's `data` was not read, and its compiled read's writer,
+ * format/compileDocumentBytes) with the bytes and headers `res.json` would give, unless the host app changes how
  * Express writes JSON (`json replacer`, `json spaces`, `json escape`).
  */
 export function sendList(req: Request, res: Response, registry: Registry, ct: ContentType, result: FindManyResult): void {
@@ -37,7 +38,7 @@ export function sendList(req: Request, res: Response, registry: Registry, ct: Co
     sendData(req, res, registry, ct, 200, result.data, meta);
     return;
   }
-  const write = compileDocumentBytes(registry, page.uid, page.selection);
+  const write = page.read.writer();
   const out = new JsonBytes(capacities.get(write) ?? 16_384);
   out.ascii('{"data":[');
   for (let i = 0; i < page.rows.length; i++) {

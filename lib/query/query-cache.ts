@@ -1,4 +1,7 @@
+import { deepFreeze } from '../util/frozen';
 import type { Query } from './types';
+
+export { deepFreeze };
 
 /** How many parsed queries a cache (one content type) keeps, all callers together; the oldest is dropped first. */
 const MAX_QUERIES = 1024;
@@ -26,7 +29,7 @@ export type QueryCache = (owner: object, key: string, parse: () => Query) => Que
  * once, or the scope the callers of one role share), at most {@link MAX_QUERIES} queries and {@link MAX_CHARS}
  * characters of query strings in all. Only successful parses are kept, and they are deep-frozen: a Query is shared
  * by every request with the same query string, and nothing may change it (the compiled pipeline is kept with it,
- * see read-documents).
+ * see read-documents and the identity contract of lib/util/frozen).
  *
  * @example
  * const cache = createQueryCache();
@@ -54,19 +57,4 @@ export function createQueryCache(): QueryCache {
     chars += key.length;
     return query;
   };
-}
-
-/**
- * Freezes `value` and the plain objects and arrays it holds, all the way down (not class instances such as
- * RegExps, nor what is under a key named `skipKey`: a Query's schema attributes belong to the registry).
- */
-export function deepFreeze<T>(value: T, skipKey?: string): T {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return value;
-  Object.freeze(value);
-  for (const key of Object.keys(value)) {
-    if (key !== skipKey) deepFreeze((value as Record<string, unknown>)[key], skipKey);
-  }
-  return value;
 }

@@ -1,3 +1,4 @@
+import type { IdentityCache } from '../../util/frozen';
 import type { Pipeline, Row } from '../types';
 import { deepCopy } from './deep-copy';
 import { isIndexable } from './field-index';
@@ -45,11 +46,12 @@ export interface StageContext {
   lookup(cx: StageContext, expr: Record<string, unknown>): StageFn | null;
   /**
    * What was compiled from frozen stage objects with this context, kept for the next pipeline that holds the same
-   * objects (the read path freezes the pipelines it keeps per query, see lib/documents/read-documents). A compiled
+   * objects (the read path freezes the pipelines it keeps per query, see lib/documents/read-documents and the
+   * identity contract of lib/util/frozen). A compiled
    * stage depends only on its stage and on the collection and index objects it reads, which live as long as the
    * engine (a rollback rebuilds indexes in place).
    */
-  readonly compiled?: WeakMap<object, StageFn>;
+  readonly compiled?: IdentityCache<object, StageFn>;
 }
 
 /**
@@ -75,10 +77,7 @@ export function compileStages(cx: StageContext, stages: Pipeline): StageFn {
 
 /** {@link compileStage}, once per frozen stage object and context (see StageContext.compiled). */
 function compiledStage(cx: StageContext, stage: Record<string, unknown>): StageFn {
-  if (!cx.compiled || !Object.isFrozen(stage)) return compileStage(cx, stage);
-  let fn = cx.compiled.get(stage);
-  if (!fn) cx.compiled.set(stage, (fn = compileStage(cx, stage)));
-  return fn;
+  return cx.compiled ? cx.compiled.get(stage, () => compileStage(cx, stage)) : compileStage(cx, stage);
 }
 
 function compileStage(cx: StageContext, stage: Record<string, unknown>): StageFn {

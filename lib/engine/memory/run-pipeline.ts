@@ -1,4 +1,5 @@
 import { isTempField } from '../../pipeline/reserved-fields';
+import { createIdentityCache } from '../../util/frozen';
 import type { Pipeline, Row } from '../types';
 import { unionStage } from '../union-stage';
 import { deepCopy } from './deep-copy';
@@ -138,7 +139,7 @@ function newStageContext(rt: PipelineRuntime, readOnly: boolean): StageContext {
     copyRow: readOnly ? (row) => ({ ...row }) : deepCopy,
     copyRows: readOnly ? (rows) => rows.slice() : (rows) => deepCopy(rows as Row[]),
     adoptRows: readOnly ? (rows) => rows : (rows) => deepCopy(rows),
-    compiled: new WeakMap(),
+    compiled: createIdentityCache(),
   };
 }
 

@@ -66,6 +66,20 @@ export interface EngineStats {
 /**
  * The storage port. Every engine (memory, mongo) passes the same contract suite in `__tests__/engine/`.
  * Writes inside `transaction(fn)` are atomic and isolated from other transactions of the same engine.
+ *
+ * What the read path relies on (docs/architecture.md, "The read path's contracts"):
+ * - Stored objects are immutable. The memory engine never changes a stored row or any object inside it: a write
+ *   replaces the row with a new object (a rollback puts the old object back). So a row handed out to a
+ *   `readOnly` reader stays valid after later writes, and caches keyed by a stored object's identity (the byte
+ *   caches of format/json-value, the memory engine's kept match and sort results, dropped per write) need no
+ *   invalidation of their own. MongoDB hands out fresh documents on every read.
+ * - Pipelines may be frozen and reused: the read path passes the same deep-frozen stage objects again for the same
+ *   query (lib/util/frozen); an engine may keep what it derives from a frozen stage by its identity, and must never
+ *   change a stage it is given.
+ * - A list's total (pipeline/page-result `countUnion`) is a `$unionWith` of the same collection whose sub-pipeline
+ *   starts with the very same stage objects (`===`) as the outer pipeline, then `$count`: an engine may answer it
+ *   with the number of rows those stages gave in this run (the memory engine does, run-pipeline's unionRows), as
+ *   running them again on the same data gives.
  */
 export interface Engine {
   readonly name: string;

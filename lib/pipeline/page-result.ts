@@ -3,6 +3,12 @@ import { POSITION_FIELD, TOTAL_FIELD } from './reserved-fields';
 
 export { POSITION_FIELD, TOTAL_FIELD };
 
+/**
+ * Stages that are the very objects at the start of the outer pipeline (not copies): what {@link countUnion} needs
+ * for an engine to count its total from the outer run (the Engine port's contract, lib/engine/types).
+ */
+export type SharedStages = Pipeline;
+
 /** A list read's result, split: the page rows in page order, and the total (undefined when it was not asked). */
 export interface PageResult {
   readonly rows: Row[];
@@ -57,7 +63,7 @@ export function numberRows(sort: Record<string, 1 | -1>): Row {
 
 /**
  * `$unionWith` the same collection, through the same match stages (the very same stage objects: relation-filter
- * lookups included), then `{ $count: '__total' }` (MongoDB 4.4+,
+ * lookups included; the Engine port lets an engine count them from the outer run, see lib/engine/types), then `{ $count: '__total' }` (MongoDB 4.4+,
  * https://www.mongodb.com/docs/manual/reference/operator/aggregation/unionWith/): the total as one small document
  * of the same aggregation.
  *
@@ -65,6 +71,6 @@ export function numberRows(sort: Record<string, 1 | -1>): Row {
  * countUnion('articles', [{ $match: { _status: 'published' } }])
  * // { $unionWith: { coll: 'articles', pipeline: [{ $match: { _status: 'published' } }, { $count: '__total' }] } }
  */
-export function countUnion(collection: string, match: Pipeline): Row {
+export function countUnion(collection: string, match: SharedStages): Row {
   return { $unionWith: { coll: collection, pipeline: [...match, { $count: TOTAL_FIELD }] } };
 }

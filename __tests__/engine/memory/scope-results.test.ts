@@ -4,6 +4,7 @@ import { applyChanges } from '../../../lib/engine/memory/apply-changes';
 import { compileRowTest, matchRows } from '../../../lib/engine/memory/match-rows';
 import { MemoryCollection } from '../../../lib/engine/memory/memory-collection';
 import { firstSorted, planSort, sortPlan } from '../../../lib/engine/memory/sort-rows';
+import { prng } from '../../helpers/prng';
 
 /**
  * A kept plain-equality match result is brought up to date from the collection's changes (apply-changes), with the
@@ -12,16 +13,7 @@ import { firstSorted, planSort, sortPlan } from '../../../lib/engine/memory/sort
  * rollbacks, and each sorted page what a fresh plan on a fresh array gives.
  */
 
-/** mulberry32: a deterministic sequence per seed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = prng;
 
 const SCOPES = [{ _status: 'published', locale: 'en' }, { _status: 'draft', locale: 'en' }, { _status: 'published' }, { locale: 'fr' }, { documentId: 'd3', _status: 'draft' }];
 const SORTS = [{ id: 1 }, { id: -1 }, { title: -1, id: 1 }, { title: 1 }, { views: 1 }, { rank: -1 }];

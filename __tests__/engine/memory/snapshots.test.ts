@@ -100,6 +100,45 @@ describe('memoryEngine({ file }) snapshots', () => {
       engine = memoryEngine({ file });
     });
 
+    it('a failed snapshot is logged, retried only after another snapshotBytes of writes, and loses nothing', async () => {
+      engine = memoryEngine({ file, snapshotBytes: 2000 });
+      const errors: string[] = [];
+      await engine.init([{ name: 'items', indexes: [] }], { logger: { info: () => undefined, warn: () => undefined, error: (m) => errors.push(m) } });
+      const realOpen = fsPromises.open;
+      let tries = 0;
+      let full = true;
+      const spy = jest.spyOn(fsPromises, 'open').mockImplementation(async (...args: Parameters<typeof realOpen>) => {
+        if (String(args[0]).endsWith('content.db.tmp')) {
+          tries++;
+          if (full) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+        }
+        return realOpen(...args);
+      });
+      const settle = async (): Promise<void> => {
+        for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      };
+      try {
+        for (let id = 1; id <= 12; id++) {
+          await engine.insertMany('items', [{ id, payload: 'q'.repeat(200) }]);
+          await settle();
+        }
+        // ~250 bytes a write: the first try at ~2,000 bytes, the next not before ~4,000.
+        expect(tries).toBe(1);
+        expect(errors).toEqual([expect.stringMatching(/^content-router: the snapshot of .*content\.db failed \(ENOSPC: no space left on device\); every write is still in the journal/)]);
+        full = false;
+        for (let id = 13; id <= 20; id++) {
+          await engine.insertMany('items', [{ id, payload: 'q'.repeat(200) }]);
+          await settle();
+        }
+        expect(tries).toBe(2);
+      } finally {
+        spy.mockRestore();
+      }
+      await engine.close();
+      expect((await rowsOf(file)).map((r) => r.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      engine = memoryEngine({ file });
+    });
+
     it('loses nothing when the process dies at any step of a snapshot', async () => {
       // At every rename (the snapshot's, the journal rewrite's), the files as they are just before and just
       // after it are copied aside: each copy is what a kill -9 at that moment leaves.

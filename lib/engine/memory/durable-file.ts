@@ -26,6 +26,8 @@ export interface JournalMark {
 export class DurableFile {
   private seq = 0;
   private journalBytes = 0;
+  /** After a failed snapshot: the journal size at which the next one is tried (0: at `snapshotBytes`). */
+  private retryAtBytes = 0;
 
   private constructor(
     readonly path: string,
@@ -93,9 +95,18 @@ export class DurableFile {
     return this.journalBytes > 0;
   }
 
-  /** True once the journal has grown past the snapshot threshold. */
+  /** True once the journal has grown past the snapshot threshold (and, after a failure, by another threshold). */
   get wantsSnapshot(): boolean {
-    return this.journalBytes >= this.snapshotBytes;
+    return this.journalBytes >= Math.max(this.snapshotBytes, this.retryAtBytes);
+  }
+
+  /**
+   * A snapshot failed (a full disk, a folder made read-only): the next one is tried once the journal has grown by
+   * another `snapshotBytes`, not after every write (each try writes the whole state). The journal keeps every
+   * write meanwhile.
+   */
+  snapshotFailed(): void {
+    this.retryAtBytes = this.journalBytes + this.snapshotBytes;
   }
 
   /** Where the journal stands now: take it with the state a snapshot will hold, while no commit is running. */
@@ -123,6 +134,7 @@ export class DurableFile {
       await this.journal.truncate(0);
       await this.journal.sync();
       this.journalBytes = 0;
+      this.retryAtBytes = 0;
       return;
     }
     const tail = Buffer.alloc(tailBytes);
@@ -143,6 +155,7 @@ export class DurableFile {
     const previous = this.journal;
     this.journal = next;
     this.journalBytes = tailBytes;
+    this.retryAtBytes = 0;
     await previous.close();
     await syncDirectory(dirname(journalPath));
   }

@@ -3,7 +3,8 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import createDebug from 'debug';
 import { Query, update as mingoUpdate } from 'mingo';
-import type { AggregateOptions, Engine, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
+import type { Logger } from '../../errors/logger';
+import type { AggregateOptions, Engine, EngineContext, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
 import { deepCopy } from './deep-copy';
 import { assertDocumentSizes, checkDocumentLimit } from './document-size';
 import { DurableFile } from './durable-file';
@@ -85,6 +86,8 @@ class MemoryEngine implements EmbeddedEngine {
   private loading: Promise<void> | null = null;
   private file: DurableFile | null = null;
   private warned = false;
+  /** Where a failed snapshot is reported: the router's logger once `init` got it. */
+  private logger: Pick<Logger, 'error'> = { error: (message) => debug(message) };
 
   constructor(private readonly options: MemoryEngineOptions) {
     checkDocumentLimit(options.maxDocumentBytes);
@@ -97,7 +100,8 @@ class MemoryEngine implements EmbeddedEngine {
     this.runtime = { options: this.mingoOptions, collection: (name) => this.collection(name) };
   }
 
-  async init(collections: readonly { name: string; indexes: readonly IndexSpec[] }[]): Promise<void> {
+  async init(collections: readonly { name: string; indexes: readonly IndexSpec[] }[], context?: EngineContext): Promise<void> {
+    if (context) this.logger = context.logger;
     this.warnIfMemoryOnly();
     await this.ready();
     for (const c of collections) this.collection(c.name).setIndexes(c.indexes);
@@ -274,7 +278,13 @@ class MemoryEngine implements EmbeddedEngine {
       await file.writeSnapshot(mark, image);
       await this.exclusive(() => file.dropJournalUpTo(mark));
     })()
-      .catch((e: unknown) => debug('snapshot failed (retried after the next write): %O', e))
+      .catch((e: unknown) => {
+        file.snapshotFailed();
+        this.logger.error(
+          `content-router: the snapshot of ${file.path} failed (${e instanceof Error ? e.message : String(e)}); every write is still in ` +
+            'the journal, which grows until a snapshot succeeds; the next one is tried after another snapshotBytes of writes',
+        );
+      })
       .finally(() => {
         this.snapshotting = null;
       });

@@ -1,6 +1,6 @@
-import { ConfigurationError } from '../../../lib/errors';
-import { createRegistry, type RegistryInput } from '../../../lib/schema';
+import { createRegistry } from '../../../lib/schema';
 import { strapiProject, strapiProjectCustomFields } from '../../fixtures/strapi-project';
+import { registryFailure } from './registry-failure';
 
 const type = (singular: string, attributes: Record<string, unknown>) => ({
   kind: 'collectionType',
@@ -8,15 +8,7 @@ const type = (singular: string, attributes: Record<string, unknown>) => ({
   attributes,
 });
 
-function failure(input: RegistryInput): ConfigurationError {
-  try {
-    createRegistry(input);
-  } catch (e) {
-    if (e instanceof ConfigurationError) return e;
-    throw e;
-  }
-  throw new Error('createRegistry accepted the definitions');
-}
+const failure = registryFailure;
 
 let warn: jest.SpyInstance;
 beforeEach(() => {

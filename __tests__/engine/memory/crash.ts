@@ -2,7 +2,7 @@ import type { Engine } from '../../../lib/engine';
 
 interface Internals {
   file: { close(): Promise<void> } | null;
-  queue: Promise<unknown>;
+  steps: { settled(): Promise<void> };
   snapshotting: Promise<void> | null;
 }
 
@@ -15,8 +15,8 @@ interface Internals {
  */
 export async function abandon(engine: Engine): Promise<void> {
   const internals = engine as unknown as Internals;
-  await internals.queue;
+  await internals.steps.settled();
   await internals.snapshotting;
-  await internals.queue;
+  await internals.steps.settled();
   await internals.file?.close();
 }

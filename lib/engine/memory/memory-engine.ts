@@ -18,6 +18,7 @@ import { createObjectId } from './object-id';
 import { withRowMeter } from './row-meter';
 import { runOwned, type PipelineRuntime } from './run-pipeline';
 import { selectCandidates } from './select-candidates';
+import { StepQueue } from './step-queue';
 import { writeSnapshot } from './snapshot-file';
 import { orderRows } from './sort-rows';
 
@@ -35,7 +36,6 @@ interface TxState {
   kept: JournalOp[];
 }
 
-const noop = (): void => undefined;
 
 /**
  * The embedded engine: collections live in process memory and mingo runs the very same aggregation pipelines
@@ -78,9 +78,8 @@ class MemoryEngine implements EmbeddedEngine {
   private readonly txScope = new AsyncLocalStorage<TxState>();
   private readonly mingoOptions;
   private readonly runtime: PipelineRuntime;
-  private queue: Promise<unknown> = Promise.resolve();
-  /** The transaction (or journal step) running alone, until it has committed or rolled back: reads wait for it. */
-  private active: Promise<unknown> | null = null;
+  /** Transactions, journal rewrites and backup images, one at a time; reads wait while one runs. */
+  private readonly steps = new StepQueue();
   /** A snapshot being written in the background (reads and writes go on meanwhile). */
   private snapshotting: Promise<void> | null = null;
   private loading: Promise<void> | null = null;
@@ -209,7 +208,7 @@ class MemoryEngine implements EmbeddedEngine {
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.txScope.getStore()) return fn();
     await this.ready();
-    return this.exclusive(() => this.runTransaction(fn));
+    return this.steps.run(() => this.runTransaction(fn));
   }
 
   async backup(path: string): Promise<BackupResult> {
@@ -221,7 +220,7 @@ class MemoryEngine implements EmbeddedEngine {
     }
     let image: [string, readonly Row[]][] = [];
     let seq = 0;
-    await this.exclusive(async () => {
+    await this.steps.run(async () => {
       image = this.image();
       seq = this.file?.mark().seq ?? 0;
     });
@@ -232,11 +231,11 @@ class MemoryEngine implements EmbeddedEngine {
 
   /** Waits for the writes in flight and a running snapshot, writes a last snapshot, empties the journal. */
   async close(): Promise<void> {
-    await this.queue;
+    await this.steps.settled();
     await this.snapshotting;
     const file = this.file;
     if (!file) return;
-    await this.exclusive(async () => {
+    await this.steps.run(async () => {
       if (file.hasJournal) await file.compact(this.image());
     });
     await file.close();
@@ -276,7 +275,7 @@ class MemoryEngine implements EmbeddedEngine {
     const image = this.image();
     this.snapshotting = (async () => {
       await file.writeSnapshot(mark, image);
-      await this.exclusive(() => file.dropJournalUpTo(mark));
+      await this.steps.run(() => file.dropJournalUpTo(mark));
     })()
       .catch((e: unknown) => {
         file.snapshotFailed();
@@ -288,22 +287,6 @@ class MemoryEngine implements EmbeddedEngine {
       .finally(() => {
         this.snapshotting = null;
       });
-  }
-
-  /**
-   * Runs `fn` alone: after the steps queued before it, before those queued after it. Reads wait while it runs
-   * (`active`), so a read never sees a transaction's uncommitted rows, nor spins while its file I/O is pending.
-   */
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => {
-      const step = fn();
-      this.active = step;
-      return step.finally(() => {
-        if (this.active === step) this.active = null;
-      });
-    });
-    this.queue = run.catch(noop);
-    return run;
   }
 
   /**
@@ -325,20 +308,13 @@ class MemoryEngine implements EmbeddedEngine {
     return this.transaction(run);
   }
 
-  /**
-   * Waits, outside a transaction, until the running transaction has committed or rolled back: reads see committed
-   * data only. Each turn waits for a transaction it has not waited for yet, so the loop cannot spin on a settled
-   * promise (it did once: microtasks only, forever, while a snapshot's file I/O could never run).
-   */
+  /** Waits, outside a transaction, until the running step has settled: reads see committed data only. */
   private async readable(): Promise<void> {
     await this.ready();
     if (this.txScope.getStore()) return;
-    let waited: Promise<unknown> | null = null;
-    while (this.active && this.active !== waited) {
-      waited = this.active;
-      await waited.catch(noop);
-    }
+    await this.steps.idle();
   }
+
 
   /** The rows matching `filter`: index-selected candidates tested by match-rows (mingo's answers, `$in` by a set). */
   private matching(col: MemoryCollection, filter: Filter): Row[] {

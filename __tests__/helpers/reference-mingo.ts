@@ -1,5 +1,5 @@
 import type { Pipeline, Row } from '../../lib/engine';
-import { Aggregator, Lazy, createContext, pipelineOperators, type Iterator, type LookupOperator, type Options } from '../../lib/engine/memory/mingo-runtime';
+import { Aggregator, Lazy, createContext, pipelineOperators, type Iterator, type LookupOperator, type Options } from '../../lib/engine/memory/semantics/mingo-runtime';
 
 type LookupExpr = Parameters<LookupOperator>[1];
 
@@ -34,7 +34,7 @@ function referenceLookup(coll: Iterator, expr: LookupExpr, options: Options): It
 /**
  * The reference the memory engine's fast paths are compared with: mingo's general path (no indexes, no fast
  * paths) with MongoDB's semantics where mingo differs: the aggregation comparison operators compare value and
- * type in the BSON order, `$min`/`$max` too (createContext installs them: lib/engine/memory/expression-comparison.ts),
+ * type in the BSON order, `$min`/`$max` too (createContext installs them: lib/engine/memory/semantics/expression-comparison.ts),
  * and the `localField`/`foreignField` `$lookup` is the manual's ({@link referenceLookup}). `collections` resolves
  * `$lookup`'s `from`. `$sort` is mingo's: MongoDB's order only where no sort key is an array (or a string with code
  * units from U+D800 up); sorts on arrays are asserted against the manual in the contract suite.

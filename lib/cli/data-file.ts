@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { backupDataFile, repairDataFile, verifyDataFile, type DataFileReport } from '../engine/memory/data-file-tools';
+import { backupDataFile, repairDataFile, verifyDataFile, type DataFileReport } from '../engine/memory/storage/data-file-tools';
 
 export const DATA_FILE_USAGE = `usage: content-router verify <data-file> [--json]
        content-router repair <data-file>

@@ -1,4 +1,4 @@
 export * from './types';
 export { memoryEngine, type BackupResult, type EmbeddedEngine, type MemoryEngineOptions } from './memory/memory-engine';
-export { backupDataFile, repairDataFile, verifyDataFile, type DataFileReport } from './memory/data-file-tools';
+export { backupDataFile, repairDataFile, verifyDataFile, type DataFileReport } from './memory/storage/data-file-tools';
 export { mongoEngine, type MongoEngineOptions } from './mongo/mongo-engine';

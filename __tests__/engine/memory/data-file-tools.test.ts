@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backupDataFile, memoryEngine, repairDataFile, verifyDataFile, type EmbeddedEngine, type Row } from '../../../lib/engine';
-import { encodeRecord } from '../../../lib/engine/memory/journal-record';
+import { encodeRecord } from '../../../lib/engine/memory/storage/journal-record';
 import { runDataFileCommand } from '../../../lib/cli/data-file';
 import { abandon } from './crash';
 

@@ -3,7 +3,7 @@ import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryEngine, type Row } from '../../../lib/engine';
-import { decodeRecords, encodeRecord } from '../../../lib/engine/memory/journal-record';
+import { decodeRecords, encodeRecord } from '../../../lib/engine/memory/storage/journal-record';
 import { abandon } from './crash';
 
 const WRITER = join(__dirname, 'durable-writer.fixture.ts');

@@ -1,9 +1,9 @@
-import { MemoryCollection } from '../../../lib/engine/memory/memory-collection';
-import { readsVariables } from '../../../lib/engine/memory/batched-lookup';
-import { referencedFields } from '../../../lib/engine/memory/slim-stages';
-import { createFastLookup, planLookup } from '../../../lib/engine/memory/fast-lookup';
-import { localValues } from '../../../lib/engine/memory/equality-lookup';
-import { Aggregator, createContext } from '../../../lib/engine/memory/mingo-runtime';
+import { MemoryCollection } from '../../../lib/engine/memory/storage/memory-collection';
+import { readsVariables } from '../../../lib/engine/memory/execution/batched-lookup';
+import { referencedFields } from '../../../lib/engine/memory/execution/slim-stages';
+import { createFastLookup, planLookup } from '../../../lib/engine/memory/execution/fast-lookup';
+import { localValues } from '../../../lib/engine/memory/semantics/equality-lookup';
+import { Aggregator, createContext } from '../../../lib/engine/memory/semantics/mingo-runtime';
 import type { Pipeline, Row } from '../../../lib/engine';
 
 const match = (op: string, field: unknown, variable: unknown): Row => ({ $match: { $expr: { [op]: [field, variable] } } });

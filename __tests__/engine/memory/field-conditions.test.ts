@@ -1,5 +1,5 @@
 import { Query } from 'mingo';
-import { fieldCondition } from '../../../lib/engine/memory/field-conditions';
+import { fieldCondition } from '../../../lib/engine/memory/execution/field-conditions';
 
 /**
  * The filter compiler's `$in` / `$nin` / `$regex` conditions, tested without mingo, give the manual's answers

@@ -1,8 +1,8 @@
 import type { Pipeline, Row } from '../../../lib/engine';
-import { Aggregator, createContext, pipelineOperators } from '../../../lib/engine/memory/mingo-runtime';
+import { Aggregator, createContext, pipelineOperators } from '../../../lib/engine/memory/semantics/mingo-runtime';
 
 /**
- * `$min` / `$max` in every place mingo runs them (lib/engine/memory/expression-comparison.ts): the accumulator in
+ * `$min` / `$max` in every place mingo runs them (lib/engine/memory/semantics/expression-comparison.ts): the accumulator in
  * `$group`, `$bucket` and `$setWindowFields`, the expression elsewhere, both in BSON order
  * (https://www.mongodb.com/docs/manual/reference/operator/aggregation/max/, .../aggregation/min/,
  * https://www.mongodb.com/docs/manual/reference/bson-type-comparison-order/: Null < Numbers < String < Object <

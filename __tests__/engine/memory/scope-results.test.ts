@@ -1,9 +1,9 @@
 import type { Row } from '../../../lib/engine/types';
 import { memoryEngine } from '../../../lib/engine';
-import { applyChanges } from '../../../lib/engine/memory/apply-changes';
-import { compileRowTest, matchRows } from '../../../lib/engine/memory/match-rows';
-import { MemoryCollection } from '../../../lib/engine/memory/memory-collection';
-import { firstSorted, planSort, sortPlan } from '../../../lib/engine/memory/sort-rows';
+import { applyChanges } from '../../../lib/engine/memory/execution/apply-changes';
+import { compileRowTest, matchRows } from '../../../lib/engine/memory/execution/match-rows';
+import { MemoryCollection } from '../../../lib/engine/memory/storage/memory-collection';
+import { firstSorted, planSort, sortPlan } from '../../../lib/engine/memory/execution/sort-rows';
 import { prng } from '../../helpers/prng';
 
 /**

@@ -1,7 +1,7 @@
 import { Query } from 'mingo';
 import type { Row } from '../../../lib/engine';
-import { MemoryCollection } from '../../../lib/engine/memory/memory-collection';
-import { selectCandidates } from '../../../lib/engine/memory/select-candidates';
+import { MemoryCollection } from '../../../lib/engine/memory/storage/memory-collection';
+import { selectCandidates } from '../../../lib/engine/memory/storage/select-candidates';
 
 function collection(): MemoryCollection {
   const col = new MemoryCollection('articles');

@@ -4,7 +4,7 @@ import { promises as fsPromises } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryEngine, type Engine, type Row } from '../../../lib/engine';
-import { decodeRecords } from '../../../lib/engine/memory/journal-record';
+import { decodeRecords } from '../../../lib/engine/memory/storage/journal-record';
 
 const READERS = join(__dirname, 'snapshot-readers.fixture.ts');
 

@@ -1,4 +1,4 @@
-import { minMaxStage, projectRefsStage } from '../../../lib/engine/memory/sort-key-stages';
+import { minMaxStage, projectRefsStage } from '../../../lib/engine/memory/execution/sort-key-stages';
 
 type Row = Record<string, unknown>;
 const copy = (row: Row): Row => ({ ...row });

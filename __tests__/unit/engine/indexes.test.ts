@@ -1,5 +1,5 @@
 import { indexesFor, SINGLE_TYPES_COLLECTION, uniqueIndexAttribute, uniqueIndexName } from '../../../lib/engine/indexes';
-import { compilePartialFilter } from '../../../lib/engine/memory/partial-filter';
+import { compilePartialFilter } from '../../../lib/engine/memory/storage/partial-filter';
 import { createRegistry } from '../../../lib/schema';
 import { loadBlogRegistry } from '../../helpers/blog-registry';
 

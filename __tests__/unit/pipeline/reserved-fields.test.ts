@@ -1,4 +1,4 @@
-import { meteredJoin } from '../../../lib/engine/memory/row-meter';
+import { meteredJoin } from '../../../lib/engine/memory/execution/row-meter';
 import { compileFind, isTempField, POSITION_FIELD, RESERVED_PREFIX, TEMP, TOTAL_FIELD } from '../../../lib/pipeline';
 import { sortKeyField } from '../../../lib/pipeline/reserved-fields';
 import { article, asc, author, pop, query, registry, through, where } from './fixtures';

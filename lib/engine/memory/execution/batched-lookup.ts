@@ -1,0 +1,191 @@
+import type { Pipeline, Row } from '../../types';
+import { isIndexable, type FieldIndex } from '../storage/field-index';
+import { planOrder, type LookupPlan } from './fast-lookup';
+import { compileRowTest, isPlainField, type RowTest } from './match-rows';
+import { isObject, type StageContext } from './row-stages';
+
+/** The joined rows of one input row (stored rows, in the sub-pipeline's order) in a fresh array, or null: run the general path. */
+export type RowJoin = (row: Row) => Row[] | null;
+
+type Equality = Extract<LookupPlan, { kind: 'equality' }>;
+
+/**
+ * The common equality `$lookup` (a top-level `localField`) without per-row variables in its sub-pipeline:
+ * leading `$match`es that are plain (status, locale, populate filters without `$expr`) or a `$expr` `$eq`/`$ne`
+ * between a field and a `let` variable (strings and finite numbers, as row-stages runs them; the localizations'
+ * and same-row locale), then either the relation-order stages on the stored array of the local field or a
+ * `$sort: { id: 1 }`, then any stages that do not read this lookup's own variables (nested lookups,
+ * firstOrNull, projections: the `tail`, run by the caller on each row's joined rows with the enclosing
+ * variables). Compiled once per stage; each `start()` (once per input page) returns a join that reads the local
+ * value of a row, takes the index buckets directly (no copy, no `let` object, no variables), orders them as the
+ * order stages do and tests every distinct target row once per page (memoized). Null when the shape does not
+ * fit; the join itself returns null for a row it cannot decide exactly (a local value that is an object, a
+ * target row with an array key or an id that is not a finite number under relation order...), which then takes
+ * the general path, so the result is always the manual's.
+ *
+ * @example
+ * const join = compileBatchedLookup(cx, plan, expr.let, expr.pipeline, index)?.start(); join?.(row)
+ */
+export function compileBatchedLookup(cx: StageContext, plan: Equality, letSpec: Record<string, unknown>, pipeline: Pipeline, index: FieldIndex): BatchedLookup | null {
+  const refs = directRefs(letSpec);
+  const local = plan.localField;
+  if (!refs || !isPlainField(local)) return null;
+  const tests: RowTest[] = [];
+  const exprs: ExprTest[] = [];
+  let at = 0;
+  for (; at < pipeline.length; at++) {
+    const stage = pipeline[at]!;
+    const body = isObject(stage) && Object.keys(stage).length === 1 ? stage.$match : undefined;
+    if (!isObject(body)) break;
+    if (Object.keys(body).length === 1 && Object.hasOwn(body, '$expr')) {
+      const expr = exprTest(body.$expr, refs);
+      if (!expr) return null;
+      exprs.push(expr);
+      continue;
+    }
+    const text = JSON.stringify(body);
+    if (text.includes('$$') || text.includes('"$expr"') || text.includes('"$where"') || text.includes('"$function"')) return null;
+    tests.push(compileRowTest(body, cx.options));
+  }
+  const order = planOrder(pipeline, letSpec);
+  if (order && (order.key !== plan.foreignField || refs.get(order.variable)?.field !== local)) return null;
+  const sortById = !order && JSON.stringify(pipeline[at]) === '{"$sort":{"id":1}}';
+  const tail = pipeline.slice(order ? at + 3 : sortById ? at + 1 : at);
+  if (tail.length > 0 && readsVariables(tail, new Set(Object.keys(letSpec)))) return null;
+  const field = plan.foreignField;
+  return { tail, start: () => {
+    const passes = tests.length === 0 ? null : new Map<Row, boolean>();
+    const keep = (r: Row): boolean => {
+      if (!passes) return true;
+      let ok = passes.get(r);
+      if (ok === undefined) {
+        ok = tests.every((test) => test(r));
+        passes.set(r, ok);
+      }
+      return ok;
+    };
+    const join = (row: Row): Row[] | null => {
+      const raw = Object.hasOwn(row, local) ? row[local] : undefined;
+      if (order && Array.isArray(raw) && raw.length > 0) return ordered(raw, keep);
+      if (!order && isIndexable(raw)) return index.bucket(raw).filter(keep);
+      // localField's values: the elements of an array, the value itself; none (missing, []) is one null.
+      const values = Array.isArray(raw) ? (raw.length > 0 ? raw : [null]) : [raw === undefined ? null : raw];
+      const selected = index.selectEqual(values)?.filter(keep) ?? null;
+      // Rows to put in relation order without a stored array: the order stages decide (general path).
+      return order && selected && selected.length > 0 ? null : selected;
+    };
+    /** The buckets of `ids` in the order of the relation-order stages: first position of the key, then id. */
+    const ordered = (ids: readonly unknown[], pass: (r: Row) => boolean): Row[] | null => {
+      const out: Row[] = [];
+      for (let i = 0; i < ids.length; i++) {
+        const key = ids[i]!;
+        if (!isIndexable(key)) return null;
+        if (ids.indexOf(key) < i) continue;
+        const bucket = index.bucket(key);
+        for (const r of bucket) {
+          const id = r.id;
+          if (!Object.hasOwn(r, field) || !isIndexable(r[field]) || Object.hasOwn(r, order!.temp) || typeof id !== 'number' || !Number.isFinite(id) || Object.is(id, -0)) return null;
+        }
+        const sorted = bucket.length > 1 ? bucket.slice().sort((a, b) => (a.id as number) - (b.id as number)) : bucket;
+        for (const r of sorted) if (pass(r)) out.push(r);
+      }
+      return out;
+    };
+    if (exprs.length === 0 && !sortById) return join;
+    return (row) => {
+      let out = join(row);
+      for (const expr of exprs) out = out && expr(row, out);
+      return out && sortById ? byId(out) : out;
+    };
+  } };
+}
+
+/**
+ * A batched lookup: `start()` once per input page gives the join; `tail` holds the stages to run on each row's
+ * joined rows afterwards (with the enclosing variables only), empty when there are none.
+ */
+export interface BatchedLookup {
+  readonly tail: Pipeline;
+  start(): RowJoin;
+}
+
+/**
+ * True when `stages` may read one of `names` as a variable (`$$<name>`), scopes respected: a nested `$lookup`'s
+ * `let` is read in the enclosing scope, and its own names hide the enclosing ones in its sub-pipeline.
+ */
+export function readsVariables(stages: Pipeline, names: ReadonlySet<string>): boolean {
+  if (names.size === 0) return false;
+  return stages.some((stage) => {
+    const lookup = isObject(stage) && Object.keys(stage).length === 1 && isObject(stage.$lookup) ? stage.$lookup : null;
+    if (!lookup || !Array.isArray(lookup.pipeline)) return mentions(stage, names);
+    const { pipeline, let: letSpec, ...others } = lookup;
+    if (mentions(others, names) || (letSpec !== undefined && mentions(letSpec, names))) return true;
+    const hidden = isObject(letSpec) ? Object.keys(letSpec) : [];
+    const visible = new Set([...names].filter((name) => !hidden.includes(name)));
+    return readsVariables(pipeline as Pipeline, visible);
+  });
+}
+
+/** True when the JSON text of `value` holds `$$<name>` for one of `names` (followed by `.` or the string's end). */
+function mentions(value: unknown, names: ReadonlySet<string>): boolean {
+  const text = JSON.stringify(value) ?? '';
+  for (const match of text.matchAll(/\$\$([^".]*)/g)) if (names.has(match[1]!)) return true;
+  return false;
+}
+
+/** Filters the joined rows of one row by a variable `$expr`, or null: a value mingo may compare otherwise. */
+type ExprTest = (row: Row, joined: Row[]) => Row[] | null;
+
+/** `{ $eq | $ne: ['$<field>', '$$<var>'] }` (either order) with `<var>` a direct `let` reference, as row-stages runs it. */
+function exprTest(expr: unknown, refs: Map<string, { field: string; orEmpty: boolean }>): ExprTest | null {
+  if (!isObject(expr) || Object.keys(expr).length !== 1) return null;
+  const op = Object.keys(expr)[0]!;
+  const args = expr[op];
+  if ((op !== '$eq' && op !== '$ne') || !Array.isArray(args) || args.length !== 2) return null;
+  const names = args.map((a: unknown) => (typeof a === 'string' ? a : ''));
+  const fieldAt = names.findIndex((r) => /^\$[^$.][^.]*$/.test(r) && isPlainField(r.slice(1)));
+  const varRef = names[1 - fieldAt];
+  const ref = fieldAt >= 0 && varRef !== undefined && /^\$\$[a-z][^.]*$/.test(varRef) ? refs.get(varRef.slice(2)) : undefined;
+  if (!ref || ref.orEmpty) return null;
+  const field = names[fieldAt]!.slice(1);
+  const eq = op === '$eq';
+  return (row, joined) => {
+    const value = Object.hasOwn(row, ref.field) ? row[ref.field] : undefined;
+    if (!comparable(value)) return null;
+    const out: Row[] = [];
+    for (const r of joined) {
+      const stored = Object.hasOwn(r, field) ? r[field] : undefined;
+      if (!comparable(stored)) return null;
+      if ((typeof stored === typeof value && stored === value) === eq) out.push(r);
+    }
+    return out;
+  };
+}
+
+/** Strings, and finite numbers other than -0: compared by `===` exactly as mingo compares them. */
+function comparable(value: unknown): boolean {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0));
+}
+
+/** `$sort: { id: 1 }` (stable) when every id is a finite number other than -0; null otherwise. */
+function byId(rows: Row[]): Row[] | null {
+  let sorted = true;
+  for (let i = 0; i < rows.length; i++) {
+    const id = rows[i]!.id;
+    if (typeof id !== 'number' || !Number.isFinite(id) || Object.is(id, -0)) return null;
+    if (i > 0 && (rows[i - 1]!.id as number) > id) sorted = false;
+  }
+  return sorted ? rows : rows.sort((a, b) => (a.id as number) - (b.id as number));
+}
+
+/** `name -> '$<field>'` or `{ $ifNull: ['$<field>', []] }` for every `let` entry, or null if one is anything else. */
+function directRefs(spec: Record<string, unknown>): Map<string, { field: string; orEmpty: boolean }> | null {
+  const refs = new Map<string, { field: string; orEmpty: boolean }>();
+  for (const [name, value] of Object.entries(spec)) {
+    const ifNull = isObject(value) && Object.keys(value).length === 1 && Array.isArray(value.$ifNull) ? (value.$ifNull as unknown[]) : null;
+    const ref = ifNull && ifNull.length === 2 && Array.isArray(ifNull[1]) && ifNull[1].length === 0 ? ifNull[0] : value;
+    if (typeof ref !== 'string' || !ref.startsWith('$') || !isPlainField(ref.slice(1))) return null;
+    refs.set(name, { field: ref.slice(1), orEmpty: ifNull !== null });
+  }
+  return refs;
+}

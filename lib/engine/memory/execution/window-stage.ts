@@ -1,0 +1,74 @@
+import type { Row } from '../../types';
+import { isPlainField } from './match-rows';
+import { mingoStages } from '../semantics/mingo-runtime';
+import type { RowSet, StageContext, Vars } from './row-stages';
+import { firstSorted, planSort } from './sort-rows';
+import { isObject } from './stage-shape';
+
+/** A stage that may decline a particular input (null: run it in mingo). */
+type PartialStage = (rows: readonly Row[], owned: boolean, vars: Vars) => RowSet | null;
+
+/** Row arrays the runner just ordered by a `$sort` document (that very object): numbering needs no new sort. */
+const sortedArrays = new WeakMap<readonly Row[], object>();
+
+/**
+ * Records that `rows` are in `$sort: spec` order (run-pipeline, after a `$sort` and its page): a following
+ * `$setWindowFields` whose `sortBy` is that same object numbers them as they are.
+ *
+ * @example
+ * markSortedBy(page, sortSpec)
+ */
+export function markSortedBy(rows: readonly Row[], spec: object): void {
+  sortedArrays.set(rows, spec);
+}
+
+/**
+ * `{ $setWindowFields: { sortBy, output: { <field>: { $documentNumber: {} }, ... } } }` (no `partitionBy`): the
+ * rows in `sortBy` order, the same `$sort` this engine runs, each given its 1-based position in that order
+ * (https://www.mongodb.com/docs/manual/reference/operator/aggregation/documentNumber/). The list pipeline numbers
+ * its page rows with it (pipeline/page-result). Any other window runs in mingo.
+ *
+ * @example
+ * windowStage(cx, { sortBy: { id: 1 }, output: { __pos: { $documentNumber: {} } } })
+ */
+export function windowStage(cx: StageContext, body: unknown): PartialStage | null {
+  if (!isObject(body) || !isObject(body.sortBy) || !isObject(body.output)) return null;
+  if (Object.keys(body).some((k) => k !== 'sortBy' && k !== 'output')) return null;
+  const sortBy = body.sortBy;
+  const fields = Object.keys(body.output);
+  const numbered = (spec: unknown): boolean => isObject(spec) && Object.keys(spec).length === 1 && isObject(spec.$documentNumber) && Object.keys(spec.$documentNumber).length === 0;
+  if (fields.length === 0 || !fields.every((f) => isPlainField(f) && numbered((body.output as Record<string, unknown>)[f]))) return null;
+  const fieldsKey = fields.join(',');
+  return (rows, owned) => {
+    const inOrder = sortedArrays.get(rows) === sortBy;
+    const plan = inOrder ? null : planSort(rows, sortBy);
+    const sorted = inOrder ? (rows as Row[]) : plan ? firstSorted(rows, plan) : mingoStages(cx.options, [{ $sort: sortBy }], rows, {});
+    if (!owned && cx.readOnly) return { rows: sorted.map((row, i) => numberedCopy(row, fields, fieldsKey, i + 1)), owned: false };
+    const out = owned ? sorted : sorted.map((row) => cx.copyRow(row));
+    out.forEach((row, i) => {
+      for (const field of fields) row[field] = i + 1;
+    });
+    return { rows: out, owned: true };
+  };
+}
+
+/** Numbered shallow copies of stored rows, by stored row (never mutated: a write replaces it) and number. */
+const numbered = new WeakMap<Row, Map<string, Row>>();
+
+/**
+ * `{ ...row, [field]: n }` for a reader (read-only results), the same object again for the same stored row,
+ * fields and number: a page read again hands out the same row objects, so what the response writer keeps by
+ * row identity (lib/format/row-json) still applies. Not owned: a later stage copies it before changing it.
+ */
+function numberedCopy(row: Row, fields: readonly string[], fieldsKey: string, n: number): Row {
+  const key = `${n}|${fieldsKey}`;
+  let byKey = numbered.get(row);
+  const found = byKey?.get(key);
+  if (found) return found;
+  const copy: Row = { ...row };
+  for (const field of fields) copy[field] = n;
+  if (!byKey) numbered.set(row, (byKey = new Map()));
+  if (byKey.size >= 8) byKey.clear();
+  byKey.set(key, copy);
+  return copy;
+}

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { memoryEngine, mongoEngine, MONGODB_MAX_DOCUMENT_BYTES, type Engine } from '../../lib';
 import { COUNTERS } from '../../lib/engine/memory/memory-engine';
 import { afterTestFile } from './after-test-file';
+import { describe as describeDifference, fastPathCheckedEngine, type FastPathDifference } from './fast-path-check';
 import { indexCheckedEngine } from './index-eligibility';
 
 /** What this test file opened: closing it drops its data, or its MongoDB `database` is dropped after. */
@@ -25,7 +26,29 @@ let loadedMongoose: typeof import('mongoose') | undefined;
  * const { app } = await createTestApp({ engine: testEngine() });
  */
 export function testEngine(): Engine {
-  return indexCheckedEngine(bareTestEngine());
+  const bare = bareTestEngine();
+  return indexCheckedEngine(checkingFastPaths() ? fastPathCheckedEngine(bare, trackDifferences()) : bare);
+}
+
+/**
+ * Whether the HTTP suites run every aggregate with each fast path of the memory engine switched off in turn and
+ * demand the same answer (`CR_FAST_PATHS_CHECK=1`, `npm run test:fast-paths`; see helpers/fast-path-check.ts).
+ */
+function checkingFastPaths(): boolean {
+  return process.env.CR_FAST_PATHS_CHECK === '1' && !process.env.MONGODB_URI;
+}
+
+/** The differences found in this test file, reported (the file fails) once it has finished. */
+let differences: FastPathDifference[] | undefined;
+
+function trackDifferences(): FastPathDifference[] {
+  if (!differences) {
+    const found: FastPathDifference[] = (differences = []);
+    afterTestFile(() => {
+      if (found.length > 0) throw new Error(`${found.length} answers changed with a fast path off:\n${found.map(describeDifference).join('\n\n')}`);
+    });
+  }
+  return differences;
 }
 
 /**

@@ -1,9 +1,11 @@
 import { MemoryCollection } from '../../../lib/engine/memory/storage/memory-collection';
-import { readsVariables } from '../../../lib/engine/memory/execution/batched-lookup';
-import { referencedFields } from '../../../lib/engine/memory/execution/slim-stages';
-import { createFastLookup, planLookup } from '../../../lib/engine/memory/execution/fast-lookup';
+import { readsVariables } from '../../../lib/engine/memory/execution/fast-paths/batched-lookup';
+import { createFastLookup } from '../../../lib/engine/memory/execution/fast-paths/mingo-indexed-lookup';
+import { planLookup } from '../../../lib/engine/memory/execution/lookup-shapes';
+import { referencedFields } from '../../../lib/engine/memory/execution/slim-rows';
 import { localValues } from '../../../lib/engine/memory/semantics/equality-lookup';
-import { Aggregator, createContext } from '../../../lib/engine/memory/semantics/mingo-runtime';
+import { createContext } from '../../../lib/engine/memory/semantics/mingo-context';
+import { Aggregator } from '../../../lib/engine/memory/semantics/mingo-runtime';
 import type { Pipeline, Row } from '../../../lib/engine';
 
 const match = (op: string, field: unknown, variable: unknown): Row => ({ $match: { $expr: { [op]: [field, variable] } } });

@@ -1,5 +1,6 @@
 import type { Pipeline, Row } from '../../../lib/engine';
-import { Aggregator, createContext, pipelineOperators } from '../../../lib/engine/memory/semantics/mingo-runtime';
+import { createContext } from '../../../lib/engine/memory/semantics/mingo-context';
+import { Aggregator, pipelineOperators } from '../../../lib/engine/memory/semantics/mingo-runtime';
 
 /**
  * `$min` / `$max` in every place mingo runs them (lib/engine/memory/semantics/expression-comparison.ts): the accumulator in

@@ -1,4 +1,5 @@
-import { minMaxStage, projectRefsStage } from '../../../lib/engine/memory/execution/sort-key-stages';
+import { minMaxStage } from '../../../lib/engine/memory/execution/fast-paths/min-max-key';
+import { projectRefsStage } from '../../../lib/engine/memory/execution/fast-paths/project-refs';
 
 type Row = Record<string, unknown>;
 const copy = (row: Row): Row => ({ ...row });

@@ -1,7 +1,8 @@
 import { ConfigurationError, emitWarning } from '../../errors';
 import { unknownKeyMessage } from '../../errors/did-you-mean';
+import { FAST_PATH_NAMES } from './execution/registry';
 
-const KNOWN_KEYS: readonly (keyof MemoryEngineOptions)[] = ['file', 'snapshotBytes', 'ephemeral', 'maxDocumentBytes'];
+const KNOWN_KEYS: readonly (keyof MemoryEngineOptions)[] = ['file', 'snapshotBytes', 'ephemeral', 'maxDocumentBytes', 'disabledFastPaths'];
 
 /** Options of `memoryEngine()`; see docs/engines.md. */
 export interface MemoryEngineOptions {
@@ -24,6 +25,12 @@ export interface MemoryEngineOptions {
    * Default: no check.
    */
   maxDocumentBytes?: number;
+  /**
+   * Fast paths of the embedded engine to switch off, by name (docs/architecture.md lists them): every pipeline
+   * then runs without them, with the same answers, only slower. A diagnostic: when you suspect a fast path of a
+   * wrong answer, switch it off and compare. Default: none.
+   */
+  disabledFastPaths?: readonly string[];
 }
 
 /**
@@ -38,6 +45,14 @@ export function checkMemoryEngineOptions(options: MemoryEngineOptions): void {
   if (unknown !== undefined) throw new ConfigurationError('CR_INVALID_OPTIONS', unknownKeyMessage('memoryEngine(options)', unknown, KNOWN_KEYS, 'option'));
   if (options.ephemeral !== undefined && typeof options.ephemeral !== 'boolean') {
     throw new ConfigurationError('CR_INVALID_OPTIONS', 'memoryEngine: `ephemeral` must be a boolean');
+  }
+  const paths = options.disabledFastPaths;
+  if (paths !== undefined && (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string'))) {
+    throw new ConfigurationError('CR_INVALID_OPTIONS', 'memoryEngine: `disabledFastPaths` must be an array of fast path names');
+  }
+  const unknownPath = paths?.find((p) => !FAST_PATH_NAMES.includes(p));
+  if (unknownPath !== undefined) {
+    throw new ConfigurationError('CR_INVALID_OPTIONS', unknownKeyMessage('memoryEngine: disabledFastPaths', unknownPath, FAST_PATH_NAMES, 'fast path'));
   }
   if (options.ephemeral === true && options.file !== undefined) {
     throw new ConfigurationError('CR_INVALID_OPTIONS', 'memoryEngine: `file` (durable) and `ephemeral: true` (memory only) exclude each other');

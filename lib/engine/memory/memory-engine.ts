@@ -8,11 +8,11 @@ import type { AggregateOptions, Engine, EngineContext, EngineStats, Filter, Find
 import { deepCopy } from './storage/deep-copy';
 import { assertDocumentSizes, checkDocumentLimit } from './storage/document-size';
 import { DurableFile } from './storage/durable-file';
-import { createFastLookup } from './execution/fast-lookup';
+import { createFastLookup } from './execution/fast-paths/mingo-indexed-lookup';
 import { replayRecord, type JournalOp } from './storage/journal-record';
 import { MemoryCollection } from './storage/memory-collection';
 import { checkMemoryEngineOptions, warnIfMemoryOnly, type MemoryEngineOptions } from './memory-engine-options';
-import { createContext } from './semantics/mingo-runtime';
+import { createContext } from './semantics/mingo-context';
 import { compileRowTest } from './execution/match-rows';
 import { createObjectId } from './storage/object-id';
 import { withRowMeter } from './execution/row-meter';
@@ -50,6 +50,18 @@ interface TxState {
 export function memoryEngine(options: MemoryEngineOptions = {}): EmbeddedEngine {
   checkMemoryEngineOptions(options);
   return new MemoryEngine(options);
+}
+
+/**
+ * The fast-paths-off proof's entry (tests; not part of the Engine port): `aggregate` on a memory engine with each
+ * set of fast paths in `variants` switched off (execution/registry's names), every variant on the same state.
+ *
+ * @example
+ * const [fast, general] = await aggregateVariants(engine, 'articles', pipeline, {}, [[], FAST_PATH_NAMES]);
+ */
+export function aggregateVariants(engine: Engine, collection: string, pipeline: Pipeline, options: AggregateOptions, variants: readonly (readonly string[])[]): Promise<(Row[] | Error)[]> {
+  if (!(engine instanceof MemoryEngine)) throw new TypeError('aggregateVariants: not a memory engine');
+  return engine.aggregateVariants(collection, pipeline, options, variants);
 }
 
 /** What a backup holds: the last journal record it includes and the rows per collection. */
@@ -96,7 +108,12 @@ class MemoryEngine implements EmbeddedEngine {
       context: createContext(createFastLookup((name) => this.collections.get(name))),
       collectionResolver: (name: string) => this.collection(name).all() as Row[],
     };
-    this.runtime = { options: this.mingoOptions, collection: (name) => this.collection(name) };
+    this.runtime = {
+      options: this.mingoOptions,
+      generalOptions: { ...this.mingoOptions, context: createContext() },
+      disabled: new Set(options.disabledFastPaths ?? []),
+      collection: (name) => this.collection(name),
+    };
   }
 
   async init(collections: readonly { name: string; indexes: readonly IndexSpec[] }[], context?: EngineContext): Promise<void> {
@@ -109,8 +126,29 @@ class MemoryEngine implements EmbeddedEngine {
   async aggregate(collection: string, pipeline: Pipeline, options: AggregateOptions = {}): Promise<Row[]> {
     await this.readable();
     this.stats.aggregate++;
+    return this.runAggregate(collection, pipeline, options, this.runtime.disabled);
+  }
+
+  /**
+   * One aggregate with each set of fast paths of `variants` switched off (on top of the engine's own), all run
+   * between the same two writes; a variant that throws gives its error. The fast-paths-off proof compares them
+   * (see {@link aggregateVariants}).
+   */
+  async aggregateVariants(collection: string, pipeline: Pipeline, options: AggregateOptions, variants: readonly (readonly string[])[]): Promise<(Row[] | Error)[]> {
+    await this.readable();
+    this.stats.aggregate++;
+    return variants.map((off) => {
+      try {
+        return this.runAggregate(collection, pipeline, off.length === 0 ? options : { ...options, onRow: undefined }, new Set([...this.runtime.disabled, ...off]));
+      } catch (error) {
+        return error as Error;
+      }
+    });
+  }
+
+  private runAggregate(collection: string, pipeline: Pipeline, options: AggregateOptions, disabled: ReadonlySet<string>): Row[] {
     const readOnly = options.readOnly === true;
-    const result = withRowMeter(options.maxJoinedRows, () => runOwned(this.runtime, this.collection(collection), pipeline, readOnly));
+    const result = withRowMeter(options.maxJoinedRows, () => runOwned(this.runtime, this.collection(collection), pipeline, readOnly, disabled));
     if (this.options.maxDocumentBytes !== undefined) assertDocumentSizes(collection, result.rows, this.options.maxDocumentBytes);
     if (options.onRow) for (const row of result.rows) options.onRow(row);
     if (result.owned) return result.rows;

@@ -1,6 +1,7 @@
 import { Query } from 'mingo';
 import type { Filter, Row } from '../../types';
 import { applyChanges } from './apply-changes';
+import { isPlainField } from './eligibility';
 import { fieldCondition } from './field-conditions';
 import { isIndexable, type IndexableValue } from '../storage/field-index';
 import type { MemoryCollection } from '../storage/memory-collection';
@@ -9,8 +10,6 @@ import { selectCandidates } from '../storage/select-candidates';
 import { carryPlans } from './sort-rows';
 import { markStable } from './stable-arrays';
 
-/** Keys mingo's `getValue` treats specially (Object.prototype members); never fast-pathed. */
-const PROTO_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
 
 /** A row predicate that gives exactly mingo's answer. */
 export type RowTest = (row: Row) => boolean;
@@ -61,10 +60,6 @@ function logicalTest(key: string, value: unknown, options: QueryOptions): RowTes
   return (row) => !branches.some((t) => t(row));
 }
 
-/** A top-level field name mingo resolves as a plain own property. */
-export function isPlainField(key: string): boolean {
-  return key.length > 0 && !key.startsWith('$') && !key.includes('.') && !PROTO_KEYS.has(key);
-}
 
 /**
  * The rows of `collection` matching `filter`, in natural order: index-selected candidates (see

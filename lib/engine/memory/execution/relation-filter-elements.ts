@@ -1,8 +1,8 @@
 import type { Filter, Pipeline, Row } from '../../types';
-import { compileRowTest, isPlainField } from './match-rows';
-import { compileStages, type StageContext } from './row-stages';
+import { isObject, isPlainField } from './eligibility';
+import { compileRowTest } from './match-rows';
+import type { StageContext } from './stage-context';
 import { stableId } from './stable-arrays';
-import { isObject } from './stage-shape';
 
 /**
  * The rows the `$match` keeps when it asks of each joined array only whether it is empty (`{ __rf<N>: { $size: 0 } }`,
@@ -117,7 +117,7 @@ function joinedNonEmpty(cx: StageContext, rows: readonly Row[], stages: Pipeline
     const { localField, as } = stage.$lookup as { localField: string; as: string };
     const p = probingOf(rows, localField, as);
     if (!p) return null;
-    const joined = compileStages(cx, [stage])(p.probes, false, {}).rows;
+    const joined = cx.compile([stage])(p.probes, false, {}).rows;
     const flags = joined.map((row) => (row[as] as unknown[]).length > 0);
     const nonEmpty = new Array<boolean>(rows.length);
     for (let i = 0; i < rows.length; i++) {

@@ -240,3 +240,22 @@ function inOrder<T>(items: readonly T[], compare: Compare<T>): boolean {
   for (let i = 1; i < items.length; i++) if (compare(items[i - 1]!, items[i]!) > 0) return false;
   return true;
 }
+
+/** Row arrays a fast path just ordered by a `$sort` document (that very object): numbering needs no new sort. */
+const sortedArrays = new WeakMap<readonly Row[], object>();
+
+/**
+ * Records that `rows` are in `$sort: spec` order (fast-paths/sort and sorted-page): a following `$setWindowFields`
+ * whose `sortBy` is that same object numbers them as they are (fast-paths/document-number).
+ *
+ * @example
+ * markSortedBy(page, sortSpec)
+ */
+export function markSortedBy(rows: readonly Row[], spec: object): void {
+  sortedArrays.set(rows, spec);
+}
+
+/** The `$sort` document `rows` were marked as ordered by ({@link markSortedBy}), if any. */
+export function sortedBy(rows: readonly Row[]): object | undefined {
+  return sortedArrays.get(rows);
+}

@@ -93,3 +93,15 @@ export function equalityLookup(coll: Iterator, expr: LookupExpr, options: Option
   }
   return coll.map((obj) => equalityLookupOne(obj as Row, expr, options));
 }
+
+/**
+ * The manual's `$lookup` for mingo's context: the `localField`/`foreignField` forms (with or without `pipeline`)
+ * by {@link equalityLookup}, the pipeline-only forms by mingo's own operator (which the manual and mingo agree on).
+ *
+ * @example
+ * createContext(manualLookup)
+ */
+export function manualLookup(coll: Iterator, expr: LookupExpr, options: Options): Iterator {
+  if (expr.localField === undefined && expr.foreignField === undefined) return pipelineOperators.$lookup(coll, expr, options);
+  return equalityLookup(coll, expr, options);
+}

@@ -3,10 +3,8 @@
  * but TypeScript's `node` resolution does not read `exports`, so they are required here and typed from
  * mingo's own declaration files. This is the only file that knows mingo's layout.
  */
-import { Context } from 'mingo';
 import type { Options } from 'mingo/types/types';
 import type { Pipeline, Row } from '../../types';
-import { comparisonOperators, extremeAccumulators } from './expression-comparison';
 
 type PipelineOps = typeof import('mingo/types/operators/pipeline');
 type LookupOperator = PipelineOps['$lookup'];
@@ -15,33 +13,15 @@ export const pipelineOperators = require('mingo/operators/pipeline') as Pipeline
 export const { Lazy } = require('mingo/lazy') as typeof import('mingo/types/lazy');
 export const { Aggregator } = require('mingo/aggregator') as typeof import('mingo/types/aggregator');
 export const { evalExpr } = require('mingo/core') as typeof import('mingo/types/core');
+export const accumulatorOperators = require('mingo/operators/accumulator') as typeof import('mingo/types/operators/accumulator');
+export const expressionOperators = require('mingo/operators/expression') as typeof import('mingo/types/operators/expression');
+export const projectionOperators = require('mingo/operators/projection') as typeof import('mingo/types/operators/projection');
+export const queryOperators = require('mingo/operators/query') as typeof import('mingo/types/operators/query');
+export const windowOperators = require('mingo/operators/window') as typeof import('mingo/types/operators/window');
 export type { Iterator } from 'mingo/types/lazy';
 export type { LookupOperator, Options };
 /** The options `Query` and `Aggregator` take. */
 export type QueryOptions = Partial<Options>;
-
-const accumulator = require('mingo/operators/accumulator') as typeof import('mingo/types/operators/accumulator');
-const expression = require('mingo/operators/expression') as typeof import('mingo/types/operators/expression');
-const projection = require('mingo/operators/projection') as typeof import('mingo/types/operators/projection');
-const query = require('mingo/operators/query') as typeof import('mingo/types/operators/query');
-const window = require('mingo/operators/window') as typeof import('mingo/types/operators/window');
-
-/**
- * A mingo Context with every standard operator, `$lookup` replaced by `lookup` and the aggregation comparison
- * operators (`$eq`, `$ne`, `$gt`, `$gte`, `$lt`, `$lte`, `$cmp`, `$in`, `$min`, `$max`) and the `$min` / `$max`
- * accumulators replaced by MongoDB's (see expression-comparison.ts: mingo's compare like the query operators).
- * (Merging a context into mingo's default one would keep the defaults: on a clash mingo keeps the first operator.)
- */
-export function createContext(lookup: LookupOperator): Context {
-  return Context.init({
-    accumulator: { ...accumulator, ...extremeAccumulators(accumulator.$push as never) } as never,
-    expression: { ...expression, ...comparisonOperators(evalExpr as never, accumulator.$push as never) } as never,
-    pipeline: { ...pipelineOperators, $lookup: lookup } as never,
-    projection: projection as never,
-    query: query as never,
-    window: window as never,
-  });
-}
 
 /** `options` with `vars` bound as variables (the enclosing `$lookup`s' `let`), as mingo reads them. */
 export function withVariables(options: QueryOptions, vars: Readonly<Record<string, unknown>>): QueryOptions {

@@ -1,8 +1,8 @@
+/** The `$lookup` shapes of the pipeline compiler, recognised once for the fast paths that join them. */
 import type { Row } from '../../types';
-import { equalityLookup, equalityLookupOne, localValues } from '../semantics/equality-lookup';
-import { isPlainField } from './match-rows';
-import type { MemoryCollection } from '../storage/memory-collection';
-import { Lazy, pipelineOperators, type Iterator, type LookupOperator, type Options } from '../semantics/mingo-runtime';
+import type { LookupOperator } from '../semantics/mingo-runtime';
+import { isObject, isPlainField, onlyKey } from './eligibility';
+import { underSegment, type MeteredJoin } from './row-meter';
 
 type LookupExpr = Parameters<LookupOperator>[1];
 
@@ -32,43 +32,6 @@ export function planLookup(expr: LookupExpr): LookupPlan | null {
   return { kind: 'uncorrelated' };
 }
 
-function onlyKey(value: unknown, key: string): Record<string, unknown> | null {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  const keys = Object.keys(value);
-  const inner = (value as Record<string, unknown>)[key];
-  if (keys.length !== 1 || keys[0] !== key || inner === null || typeof inner !== 'object' || Array.isArray(inner)) return null;
-  return inner as Record<string, unknown>;
-}
-
-/**
- * A `$lookup` operator for mingo with MongoDB's semantics for every form: equality lookups (`localField` /
- * `foreignField`, never mingo's own form, which runs a sub-pipeline on the whole foreign collection) take the
- * rows whose foreign field equals a local value from a hash index of the `from` collection (exact, in natural
- * order) and run the sub-pipeline on them alone; the shapes the index cannot answer (a value that is an object
- * or an array, a dotted foreign field) scan with equality-lookup's `$match`. Uncorrelated lookups run their
- * sub-pipeline once per stage execution (at the top level: once per aggregate call) and reuse it for every
- * input row. Other pipeline-only lookups are mingo's.
- *
- * @example
- * createContext(createFastLookup((name) => collections.get(name)))
- */
-export function createFastLookup(resolve: (name: string) => MemoryCollection | undefined): LookupOperator {
-  return function $lookup(coll: Iterator, expr: LookupExpr, options: Options): Iterator {
-    const plan = planLookup(expr);
-    if (plan?.kind === 'uncorrelated') return uncorrelated(coll, expr, options);
-    if (expr.localField === undefined && expr.foreignField === undefined) return pipelineOperators.$lookup(coll, expr, options);
-    const from = plan && typeof expr.from === 'string' ? resolve(expr.from) : undefined;
-    if (plan?.kind !== 'equality' || !from) return equalityLookup(coll, expr, options);
-    const index = from.index(plan.foreignField);
-    const { localField: _l, foreignField: _f, ...rest } = expr;
-    const joined = { ...rest, let: expr.let ?? {}, pipeline: expr.pipeline ?? [] };
-    return coll.map((obj) => {
-      const selected = index.selectEqual(localValues(obj as Row, plan.localField));
-      return selected ? lookupOne(obj, { ...joined, from: selected }, options) : equalityLookupOne(obj as Row, expr, options);
-    });
-  };
-}
-
 /**
  * The relation-order stages of pipeline/compile-populate, after the leading `$match`es of `stages`:
  * `[{ $addFields: { o: { $indexOfArray: ['$$<var>', '$<key>'] } } }, { $sort: { o: 1, id: 1 } }, { $unset: ['o'] }]`,
@@ -77,9 +40,10 @@ export function createFastLookup(resolve: (name: string) => MemoryCollection | u
  */
 export function planOrder(stages: readonly Record<string, unknown>[], letSpec: Record<string, unknown>): { at: number; variable: string; key: string; temp: string } | null {
   let at = 0;
-  while (at < stages.length && onlyKey(stages[at], '$match')) at++;
+  while (at < stages.length && isObject(onlyKey(stages[at], '$match'))) at++;
   const [add, sort, unset] = stages.slice(at, at + 3);
-  const fields = add ? onlyKey(add, '$addFields') : null;
+  const added = add ? onlyKey(add, '$addFields') : undefined;
+  const fields = isObject(added) ? added : null;
   const names = fields ? Object.keys(fields) : [];
   const temp = names.length === 1 ? names[0] : undefined;
   if (!fields || temp === undefined) return null;
@@ -116,14 +80,18 @@ export function orderRows(rows: readonly Row[], ids: unknown, { key, temp }: { k
   return keyed.map(([, , row]) => row);
 }
 
-function uncorrelated(coll: Iterator, expr: LookupExpr, options: Options): Iterator {
-  let joined: Row[] | undefined;
-  return coll.map((obj) => {
-    joined ??= lookupOne({}, expr, options)[expr.as] as Row[];
-    return { ...(obj as Row), [expr.as]: joined.slice() };
-  });
-}
 
-function lookupOne(obj: unknown, expr: LookupExpr, options: Options): Row {
-  return pipelineOperators.$lookup(Lazy([obj]), expr, options).collect()[0] as Row;
+/**
+ * `run` with a counted lookup's segment (row-meter's meteredJoin) put in front of the path of the ReadLimitError it
+ * throws; `run` itself when the lookup is not counted.
+ */
+export function underJoinSegment<F extends (...args: never[]) => unknown>(metered: MeteredJoin | null, run: F): F {
+  if (!metered) return run;
+  return ((...args: Parameters<F>) => {
+    try {
+      return run(...args);
+    } catch (error) {
+      throw underSegment(error, metered.segment);
+    }
+  }) as F;
 }

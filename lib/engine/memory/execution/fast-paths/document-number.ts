@@ -1,26 +1,19 @@
-import type { Row } from '../../types';
-import { isPlainField } from './match-rows';
-import { mingoStages } from '../semantics/mingo-runtime';
-import type { RowSet, StageContext, Vars } from './row-stages';
-import { firstSorted, planSort } from './sort-rows';
-import { isObject } from './stage-shape';
+import type { Row } from '../../../types';
+import { mingoStages } from '../../semantics/mingo-runtime';
+import { isObject, isPlainField, onlyKey } from '../eligibility';
+import type { StagePath } from '../fast-path';
+import type { PartialStage, StageContext } from '../stage-context';
+import { firstSorted, planSort, sortedBy } from '../sort-rows';
 
-/** A stage that may decline a particular input (null: run it in mingo). */
-type PartialStage = (rows: readonly Row[], owned: boolean, vars: Vars) => RowSet | null;
-
-/** Row arrays the runner just ordered by a `$sort` document (that very object): numbering needs no new sort. */
-const sortedArrays = new WeakMap<readonly Row[], object>();
-
-/**
- * Records that `rows` are in `$sort: spec` order (run-pipeline, after a `$sort` and its page): a following
- * `$setWindowFields` whose `sortBy` is that same object numbers them as they are.
- *
- * @example
- * markSortedBy(page, sortSpec)
- */
-export function markSortedBy(rows: readonly Row[], spec: object): void {
-  sortedArrays.set(rows, spec);
-}
+/** The path: {@link windowStage} of a `$setWindowFields` stage. */
+export const documentNumber: StagePath = {
+  name: 'document-number',
+  kind: 'stage',
+  accepts(stage, cx) {
+    const body = onlyKey(stage, '$setWindowFields');
+    return body === undefined ? null : windowStage(cx, body);
+  },
+};
 
 /**
  * `{ $setWindowFields: { sortBy, output: { <field>: { $documentNumber: {} }, ... } } }` (no `partitionBy`): the
@@ -40,7 +33,7 @@ export function windowStage(cx: StageContext, body: unknown): PartialStage | nul
   if (fields.length === 0 || !fields.every((f) => isPlainField(f) && numbered((body.output as Record<string, unknown>)[f]))) return null;
   const fieldsKey = fields.join(',');
   return (rows, owned) => {
-    const inOrder = sortedArrays.get(rows) === sortBy;
+    const inOrder = sortedBy(rows) === sortBy;
     const plan = inOrder ? null : planSort(rows, sortBy);
     const sorted = inOrder ? (rows as Row[]) : plan ? firstSorted(rows, plan) : mingoStages(cx.options, [{ $sort: sortBy }], rows, {});
     if (!owned && cx.readOnly) return { rows: sorted.map((row, i) => numberedCopy(row, fields, fieldsKey, i + 1)), owned: false };

@@ -1,7 +1,17 @@
-import type { Row } from '../../types';
-import { isPlainField } from './match-rows';
-import type { RowSet, StageContext } from './row-stages';
-import { isObject } from './stage-shape';
+import type { Row } from '../../../types';
+import { isObject, isPlainField, onlyKey } from '../eligibility';
+import type { StagePath } from '../fast-path';
+import type { RowSet, StageContext } from '../stage-context';
+
+/** The path: {@link unwindStage} of an `$unwind` stage. */
+export const unwind: StagePath = {
+  name: 'unwind',
+  kind: 'stage',
+  accepts(stage, cx) {
+    const body = onlyKey(stage, '$unwind');
+    return body === undefined ? null : unwindStage(cx, body);
+  },
+};
 
 /**
  * `$unwind` of a top-level field, `'$<field>'` or `{ path: '$<field>', includeArrayIndex?: '<name>' }`, with the

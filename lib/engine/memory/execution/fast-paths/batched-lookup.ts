@@ -1,8 +1,60 @@
-import type { Pipeline, Row } from '../../types';
-import { isIndexable, type FieldIndex } from '../storage/field-index';
-import { planOrder, type LookupPlan } from './fast-lookup';
-import { compileRowTest, isPlainField, type RowTest } from './match-rows';
-import { isObject, type StageContext } from './row-stages';
+import type { Pipeline, Row } from '../../../types';
+import { isIndexable, type FieldIndex } from '../../storage/field-index';
+import { comparable, fieldVariableTest, isObject, isPlainField, isRowFilter, letRef, onlyKey, type LetRef } from '../eligibility';
+import type { StagePath } from '../fast-path';
+import { planLookup, planOrder, underJoinSegment, type LookupPlan } from '../lookup-shapes';
+import { compileRowTest, type RowTest } from '../match-rows';
+import { countJoined, meteredJoin } from '../row-meter';
+import type { PartialStage, StageContext } from '../stage-context';
+
+/**
+ * The path: an equality `$lookup` whose sub-pipeline {@link compileBatchedLookup} takes. A page where the join of
+ * any row cannot be decided this way is declined as a whole (fast-paths/indexed-lookup joins it then). The joined
+ * rows are set on a copy of each input row (the row itself when owned) as indexed-lookup does, counted the same way.
+ *
+ * @example
+ * batchedLookup.accepts({ $lookup: { from: 'authors', localField: 'author', foreignField: 'documentId', let: {}, pipeline: [], as: 'author' } }, cx)
+ */
+export const batchedLookup: StagePath = {
+  name: 'batched-lookup',
+  kind: 'stage',
+  accepts(stage, cx) {
+    const expr = onlyKey(stage, '$lookup');
+    if (!isObject(expr)) return null;
+    const plan = planLookup(expr as never);
+    const as = expr.as;
+    const from = typeof expr.from === 'string' ? cx.collection(expr.from) : undefined;
+    const letSpec = expr.let ?? {};
+    if (plan?.kind !== 'equality' || !from || typeof as !== 'string' || !isPlainField(as) || !isObject(letSpec)) return null;
+    const batched = compileBatchedLookup(cx, plan, letSpec, (expr.pipeline ?? []) as Pipeline, from.index(plan.foreignField));
+    if (!batched) return null;
+    const runTail = batched.tail.length > 0 ? cx.compile(batched.tail) : null;
+    const metered = meteredJoin(as, plan.localField);
+    const run: PartialStage = (rows, owned, outer) => {
+      const join = batched.start();
+      const joins: Row[][] = [];
+      for (const row of rows) {
+        const direct = join(row);
+        if (!direct) return null;
+        joins.push(direct);
+      }
+      const out: Row[] = [];
+      for (let i = 0; i < rows.length; i++) {
+        const target = owned ? rows[i]! : cx.copyRow(rows[i]!);
+        if (runTail) {
+          const tail = runTail(joins[i]!, false, outer);
+          target[as] = tail.owned ? tail.rows : cx.copyRows(tail.rows);
+        } else {
+          target[as] = cx.adoptRows(joins[i]!); // a fresh array of the join's own
+        }
+        if (metered) countJoined(metered, (target[as] as Row[]).length);
+        out.push(target);
+      }
+      return { rows: out, owned: true };
+    };
+    return underJoinSegment(metered, run);
+  },
+};
 
 /** The joined rows of one input row (stored rows, in the sub-pipeline's order) in a fresh array, or null: run the general path. */
 export type RowJoin = (row: Row) => Row[] | null;
@@ -12,7 +64,7 @@ type Equality = Extract<LookupPlan, { kind: 'equality' }>;
 /**
  * The common equality `$lookup` (a top-level `localField`) without per-row variables in its sub-pipeline:
  * leading `$match`es that are plain (status, locale, populate filters without `$expr`) or a `$expr` `$eq`/`$ne`
- * between a field and a `let` variable (strings and finite numbers, as row-stages runs them; the localizations'
+ * between a field and a `let` variable (strings and finite numbers, as fast-paths/variable-match runs them; the localizations'
  * and same-row locale), then either the relation-order stages on the stored array of the local field or a
  * `$sort: { id: 1 }`, then any stages that do not read this lookup's own variables (nested lookups,
  * firstOrNull, projections: the `tail`, run by the caller on each row's joined rows with the enclosing
@@ -35,7 +87,7 @@ export function compileBatchedLookup(cx: StageContext, plan: Equality, letSpec: 
   let at = 0;
   for (; at < pipeline.length; at++) {
     const stage = pipeline[at]!;
-    const body = isObject(stage) && Object.keys(stage).length === 1 ? stage.$match : undefined;
+    const body = onlyKey(stage, '$match');
     if (!isObject(body)) break;
     if (Object.keys(body).length === 1 && Object.hasOwn(body, '$expr')) {
       const expr = exprTest(body.$expr, refs);
@@ -43,8 +95,7 @@ export function compileBatchedLookup(cx: StageContext, plan: Equality, letSpec: 
       exprs.push(expr);
       continue;
     }
-    const text = JSON.stringify(body);
-    if (text.includes('$$') || text.includes('"$expr"') || text.includes('"$where"') || text.includes('"$function"')) return null;
+    if (!isRowFilter(body)) return null;
     tests.push(compileRowTest(body, cx.options));
   }
   const order = planOrder(pipeline, letSpec);
@@ -116,7 +167,8 @@ export interface BatchedLookup {
 export function readsVariables(stages: Pipeline, names: ReadonlySet<string>): boolean {
   if (names.size === 0) return false;
   return stages.some((stage) => {
-    const lookup = isObject(stage) && Object.keys(stage).length === 1 && isObject(stage.$lookup) ? stage.$lookup : null;
+    const inner = onlyKey(stage, '$lookup');
+    const lookup = isObject(inner) ? inner : null;
     if (!lookup || !Array.isArray(lookup.pipeline)) return mentions(stage, names);
     const { pipeline, let: letSpec, ...others } = lookup;
     if (mentions(others, names) || (letSpec !== undefined && mentions(letSpec, names))) return true;
@@ -136,19 +188,12 @@ function mentions(value: unknown, names: ReadonlySet<string>): boolean {
 /** Filters the joined rows of one row by a variable `$expr`, or null: a value mingo may compare otherwise. */
 type ExprTest = (row: Row, joined: Row[]) => Row[] | null;
 
-/** `{ $eq | $ne: ['$<field>', '$$<var>'] }` (either order) with `<var>` a direct `let` reference, as row-stages runs it. */
-function exprTest(expr: unknown, refs: Map<string, { field: string; orEmpty: boolean }>): ExprTest | null {
-  if (!isObject(expr) || Object.keys(expr).length !== 1) return null;
-  const op = Object.keys(expr)[0]!;
-  const args = expr[op];
-  if ((op !== '$eq' && op !== '$ne') || !Array.isArray(args) || args.length !== 2) return null;
-  const names = args.map((a: unknown) => (typeof a === 'string' ? a : ''));
-  const fieldAt = names.findIndex((r) => /^\$[^$.][^.]*$/.test(r) && isPlainField(r.slice(1)));
-  const varRef = names[1 - fieldAt];
-  const ref = fieldAt >= 0 && varRef !== undefined && /^\$\$[a-z][^.]*$/.test(varRef) ? refs.get(varRef.slice(2)) : undefined;
-  if (!ref || ref.orEmpty) return null;
-  const field = names[fieldAt]!.slice(1);
-  const eq = op === '$eq';
+/** `{ $eq | $ne: ['$<field>', '$$<var>'] }` (either order) with `<var>` a direct `let` reference, as variable-match runs it. */
+function exprTest(expr: unknown, refs: Map<string, LetRef>): ExprTest | null {
+  const test = fieldVariableTest(expr);
+  const ref = test ? refs.get(test.variable) : undefined;
+  if (!test || !ref || ref.orEmpty) return null;
+  const { field, eq } = test;
   return (row, joined) => {
     const value = Object.hasOwn(row, ref.field) ? row[ref.field] : undefined;
     if (!comparable(value)) return null;
@@ -162,11 +207,6 @@ function exprTest(expr: unknown, refs: Map<string, { field: string; orEmpty: boo
   };
 }
 
-/** Strings, and finite numbers other than -0: compared by `===` exactly as mingo compares them. */
-function comparable(value: unknown): boolean {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0));
-}
-
 /** `$sort: { id: 1 }` (stable) when every id is a finite number other than -0; null otherwise. */
 function byId(rows: Row[]): Row[] | null {
   let sorted = true;
@@ -178,14 +218,13 @@ function byId(rows: Row[]): Row[] | null {
   return sorted ? rows : rows.sort((a, b) => (a.id as number) - (b.id as number));
 }
 
-/** `name -> '$<field>'` or `{ $ifNull: ['$<field>', []] }` for every `let` entry, or null if one is anything else. */
-function directRefs(spec: Record<string, unknown>): Map<string, { field: string; orEmpty: boolean }> | null {
-  const refs = new Map<string, { field: string; orEmpty: boolean }>();
+/** The {@link LetRef} of every `let` entry, or null if one is anything else. */
+function directRefs(spec: Record<string, unknown>): Map<string, LetRef> | null {
+  const refs = new Map<string, LetRef>();
   for (const [name, value] of Object.entries(spec)) {
-    const ifNull = isObject(value) && Object.keys(value).length === 1 && Array.isArray(value.$ifNull) ? (value.$ifNull as unknown[]) : null;
-    const ref = ifNull && ifNull.length === 2 && Array.isArray(ifNull[1]) && ifNull[1].length === 0 ? ifNull[0] : value;
-    if (typeof ref !== 'string' || !ref.startsWith('$') || !isPlainField(ref.slice(1))) return null;
-    refs.set(name, { field: ref.slice(1), orEmpty: ifNull !== null });
+    const ref = letRef(value);
+    if (!ref) return null;
+    refs.set(name, ref);
   }
   return refs;
 }

@@ -1,11 +1,38 @@
-import type { Filter, Pipeline, Row } from '../../types';
-import { planLookup } from './fast-lookup';
-import { compileRowTest, isPlainField } from './match-rows';
-import type { MemoryCollection } from '../storage/memory-collection';
-import { compileStages, type StageContext } from './row-stages';
-import { keptByElements } from './relation-filter-elements';
-import { markStable, stableId } from './stable-arrays';
-import { isObject, onlyKey } from './stage-shape';
+import type { Filter, Pipeline, Row } from '../../../types';
+import type { MemoryCollection } from '../../storage/memory-collection';
+import { isObject, isPlainField, onlyKey } from '../eligibility';
+import type { InnerPath, PipelinePath } from '../fast-path';
+import { planLookup } from '../lookup-shapes';
+import { compileRowTest } from '../match-rows';
+import { keptByElements } from '../relation-filter-elements';
+import type { StageContext } from '../stage-context';
+import { markStable, stableId } from '../stable-arrays';
+
+/**
+ * The path: the relation-filter stages of pipeline/compile-filters ({@link planRelationFilter}) answered by
+ * {@link runRelationFilter} with the read-only context; declined when a row already holds a temp field.
+ *
+ * @example
+ * relationFilter.accepts(pipeline, 1, cx)
+ */
+export const relationFilter: PipelinePath = {
+  name: 'relation-filter',
+  kind: 'pipeline',
+  accepts(pipeline, at, cx) {
+    const plan = planRelationFilter(pipeline, at);
+    if (!plan) return null;
+    return {
+      next: plan.next,
+      run: (input) => {
+        const kept = runRelationFilter(cx.reader, (name) => cx.collection(name)!, input.rows, plan);
+        return kept ? { rows: kept as Row[], owned: false } : null;
+      },
+    };
+  },
+};
+
+/** Inside relation-filter: the relation filters the compiler emits answered element by element (relation-filter-elements). */
+export const relationFilterElements: InnerPath = { name: 'relation-filter-elements', kind: 'inner', within: 'relation-filter' };
 
 /** The relation-filter stages of pipeline/compile-filters found by {@link planRelationFilter}. */
 export interface RelationFilterPlan {
@@ -31,14 +58,14 @@ export function planRelationFilter(pipeline: Pipeline, from: number): RelationFi
   const temps: string[] = [];
   let i = from;
   for (; i < pipeline.length; i++) {
-    const lookup = onlyKey(pipeline[i]!, '$lookup');
+    const lookup = onlyKey(pipeline[i], '$lookup');
     if (!isObject(lookup)) break;
     const as = lookup.as;
     if (planLookup(lookup as never)?.kind !== 'equality' || typeof as !== 'string' || !isPlainField(as) || temps.includes(as)) return null;
     temps.push(as);
   }
-  const match = pipeline[i] && onlyKey(pipeline[i]!, '$match');
-  const unset = pipeline[i + 1] && onlyKey(pipeline[i + 1]!, '$unset');
+  const match = onlyKey(pipeline[i], '$match');
+  const unset = onlyKey(pipeline[i + 1], '$unset');
   const names = typeof unset === 'string' ? [unset] : unset;
   if (temps.length === 0 || !isObject(match) || !Array.isArray(names) || names.length !== temps.length) return null;
   if (!temps.every((t) => names.includes(t))) return null;
@@ -48,8 +75,8 @@ export function planRelationFilter(pipeline: Pipeline, from: number): RelationFi
 /**
  * The rows of `rows` the relation-filter stages keep, as the stored rows themselves (what the `$unset` gives
  * back), or null when a row already holds a temp field (the stages then run one by one). The stages run as they
- * are: the `$lookup`s through row-stages with a read-only context `cx` (each row joined by populate-lookup's
- * equality lookup: an index seek of the foreign field, MongoDB's semantics, on a shallow copy of the row), then
+ * are: the `$lookup`s through the planner with a read-only context `cx` (each row joined by populate-lookup's
+ * indexed-lookup: an index seek of the foreign field, MongoDB's semantics, on a shallow copy of the row), then
  * the `$match` on the joined rows; nothing of a second implementation. The result of a stable input (a cached
  * scope) is kept until one of the collections the lookups read changes (`collection` gives their versions).
  *
@@ -78,10 +105,10 @@ export function runRelationFilter(cx: StageContext, collection: (name: string) =
  * the joined row. Null when a row already holds a temp field.
  */
 function keptRows(cx: StageContext, rows: readonly Row[], plan: RelationFilterPlan): Row[] | null {
-  const byElements = keptByElements(cx, rows, plan.lookups, plan.match, plan.temps);
+  const byElements = cx.uses(relationFilterElements.name) ? keptByElements(cx, rows, plan.lookups, plan.match, plan.temps) : undefined;
   if (byElements !== undefined) return byElements;
   for (const row of rows) for (const temp of plan.temps) if (Object.hasOwn(row, temp)) return null;
-  const joined = compileStages(cx, plan.lookups)(rows, false, {}).rows;
+  const joined = cx.compile(plan.lookups)(rows, false, {}).rows;
   const test = compileRowTest(plan.match, cx.options);
   return rows.filter((_row, i) => test(joined[i]!));
 }

@@ -1,6 +1,25 @@
-import type { Pipeline, Row } from '../../types';
-import type { RowSet, StageFn } from './row-stages';
-import { onlyKey } from './stage-shape';
+import type { Pipeline, Row } from '../../../types';
+import { isLimit, onlyKey } from '../eligibility';
+import type { PipelinePath } from '../fast-path';
+import type { RowSet, StageFn } from '../stage-context';
+
+/**
+ * The path: per-document stages starting with a `$lookup` up to a `$limit` ({@link planLimitedStream}), run a
+ * few rows at a time until the limit is reached ({@link runLimitedStream}).
+ *
+ * @example
+ * limitedStream.accepts([{ $lookup: {...} }, { $limit: 10 }], 0, cx)
+ */
+export const limitedStream: PipelinePath = {
+  name: 'limited-stream',
+  kind: 'pipeline',
+  accepts(pipeline, at, cx) {
+    const stream = planLimitedStream(pipeline, at);
+    if (!stream) return null;
+    const run = cx.compile(stream.stages);
+    return { next: stream.next, run: (input) => runLimitedStream(run, input.rows, input.owned, stream.limit) };
+  },
+};
 
 /** Stages whose output for a document depends on that document alone, and keeps the input order. */
 const PER_DOCUMENT = new Set(['$lookup', '$project', '$addFields', '$set', '$unset', '$unwind', '$match']);
@@ -27,11 +46,11 @@ export interface LimitedStream {
  * planLimitedStream([{ $lookup: {...} }, { $unwind: '$j' }, { $limit: 10 }], 0) // { stages: [$lookup, $unwind], limit: 10, next: 3 }
  */
 export function planLimitedStream(pipeline: Pipeline, from: number): LimitedStream | null {
-  if (onlyKey(pipeline[from] ?? {}, '$lookup') === undefined) return null;
+  if (onlyKey(pipeline[from], '$lookup') === undefined) return null;
   for (let i = from; i < pipeline.length; i++) {
     const stage = pipeline[i]!;
     const limit = onlyKey(stage, '$limit');
-    if (typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0) return { stages: pipeline.slice(from, i), limit, next: i + 1 };
+    if (isLimit(limit)) return { stages: pipeline.slice(from, i), limit, next: i + 1 };
     const keys = Object.keys(stage);
     if (keys.length !== 1 || !PER_DOCUMENT.has(keys[0]!)) return null;
   }
@@ -43,7 +62,7 @@ export function planLimitedStream(pipeline: Pipeline, from: number): LimitedStre
  * {@link MAX_CHUNK}), until `limit` rows came out: the first `limit` rows of running it on all of them.
  *
  * @example
- * runLimitedStream(compileStages(cx, stream.stages), rows, false, stream.limit)
+ * runLimitedStream(cx.compile(stream.stages), rows, false, stream.limit)
  */
 export function runLimitedStream(run: StageFn, rows: readonly Row[], owned: boolean, limit: number): RowSet {
   const out: Row[] = [];

@@ -1,0 +1,121 @@
+import type { Pipeline, Row } from '../../types';
+import { mingoStages } from '../semantics/mingo-runtime';
+import type { MemoryCollection } from '../storage/memory-collection';
+import type { PartialStage, RowSet, StageContext, StageFn, StagePlan } from './stage-context';
+import type { TopRun, TopStep } from './fast-path';
+import { PIPELINE_PATHS, STAGE_PATHS } from './registry';
+
+/**
+ * The planner: for each stage, the fast paths of the registry that take it, in order, then the general path
+ * (mingo with the manual's semantics, one stage at a time: stages are independent transforms of the row stream).
+ * A fast path that declines a particular input hands it to the next one. What it compiles from a frozen stage
+ * object is kept with it (StageContext.compiled).
+ *
+ * @example
+ * compileStages(cx, [{ $match: { _status: 'published' } }, { $sort: { id: 1 } }])(rows, false, {})
+ */
+export function compileStages(cx: StageContext, stages: Pipeline): StageFn {
+  const plans = stages.map((stage) => stagePlan(cx, stage));
+  if (plans.length === 1) return plans[0]!.run;
+  return (rows, owned, vars) => {
+    let set: RowSet = { rows: rows as Row[], owned };
+    for (const plan of plans) set = plan.run(set.rows, set.owned, vars);
+    return set;
+  };
+}
+
+/** The plan of one stage object: kept with it when it is frozen. */
+export function stagePlan(cx: StageContext, stage: Record<string, unknown>): StagePlan {
+  return cx.compiled.get(stage, () => planStage(cx, stage));
+}
+
+function planStage(cx: StageContext, stage: Record<string, unknown>): StagePlan {
+  const general: StageFn = (rows, _owned, vars) => ({ rows: mingoStages(cx.options, [stage], rows, vars), owned: false });
+  const taken: PartialStage[] = [];
+  for (const path of STAGE_PATHS) {
+    const fn = cx.uses(path.name) ? path.accepts(stage, cx) : null;
+    if (fn) taken.push(fn);
+  }
+  if (taken.length === 0) return { run: general };
+  const first = taken[0]!;
+  return {
+    run: (rows, owned, vars) => {
+      let out = first(rows, owned, vars);
+      for (let i = 1; out === null && i < taken.length; i++) out = taken[i]!(rows, owned, vars);
+      // Every stage a fast path takes gives no row for no row in (mingo is not started).
+      return out ?? (rows.length === 0 ? { rows: [], owned: true } : general(rows, owned, vars));
+    },
+  };
+}
+
+/** The steps that may run the stages from one position of a top-level pipeline: pipeline paths, then the stage's plan. */
+interface Position {
+  readonly steps: readonly TopStep[];
+  readonly stage: StagePlan;
+}
+
+/** A top-level pipeline planned position by position as the run reaches them (kept with a frozen pipeline). */
+interface TopPlan {
+  readonly positions: (Position | undefined)[];
+}
+
+const topPlans = new WeakMap<StageContext, WeakMap<Pipeline, TopPlan>>();
+
+function topPlan(cx: StageContext, pipeline: Pipeline): TopPlan {
+  if (!Object.isFrozen(pipeline)) return { positions: [] };
+  let byPipeline = topPlans.get(cx);
+  if (!byPipeline) topPlans.set(cx, (byPipeline = new WeakMap()));
+  let plan = byPipeline.get(pipeline);
+  if (!plan) byPipeline.set(pipeline, (plan = { positions: [] }));
+  return plan;
+}
+
+function position(cx: StageContext, pipeline: Pipeline, plan: TopPlan, at: number): Position {
+  let found = plan.positions[at];
+  if (!found) {
+    const steps: TopStep[] = [];
+    for (const path of PIPELINE_PATHS) {
+      const step = cx.uses(path.name) ? path.accepts(pipeline, at, cx) : null;
+      if (step) steps.push(step);
+    }
+    plan.positions[at] = found = { steps, stage: stagePlan(cx, pipeline[at]!) };
+  }
+  return found;
+}
+
+/**
+ * Runs a top-level pipeline on `collection`: at each position, the first pipeline path that takes the stages
+ * there and does not decline the rows, else the stage's own plan.
+ *
+ * @example
+ * runTopPipeline(cx, collections, collections('articles'), [{ $match: { _status: 'published' } }, { $count: 'n' }])
+ */
+export function runTopPipeline(cx: StageContext, collections: (name: string) => MemoryCollection, collection: MemoryCollection, pipeline: Pipeline): RowSet {
+  const plan = topPlan(cx, pipeline);
+  const top: TopRun = {
+    collection,
+    pipeline,
+    counts: [],
+    runOn: (name, sub) => runTopPipeline(cx, collections, collections(name), sub),
+  };
+  let set: RowSet = { rows: collection.all() as Row[], owned: false };
+  let i = 0;
+  while (i < pipeline.length) {
+    top.counts[i] = set.rows.length;
+    const { steps, stage } = position(cx, pipeline, plan, i);
+    let out: RowSet | null = null;
+    for (const step of steps) {
+      out = step.run(set, top);
+      if (out) {
+        i = step.next;
+        break;
+      }
+    }
+    if (!out) {
+      out = stage.run(set.rows, set.owned, {});
+      i++;
+    }
+    set = out;
+  }
+  return set;
+}

@@ -40,7 +40,8 @@ export function differences(collection: string, pipeline: Pipeline, variants: re
  * `engine` (a memory engine) with every `aggregate` run once per variant of {@link FAST_PATH_VARIANTS} on the same
  * state: the first variant's result (or error) is the answer; any variant that answers otherwise is a failed
  * proof that the fast path switched off is only an optimisation, recorded in `found` and thrown (the request that
- * read it then fails too). Used by the HTTP suites and the corpus replay under `CR_FAST_PATHS_CHECK=1`.
+ * read it then fails too). helpers/test-engine's testEngine() gives it to the HTTP suites and the corpus replay
+ * (`CR_FAST_PATHS_CHECK=0` turns it off).
  *
  * @example
  * const found: FastPathDifference[] = [];

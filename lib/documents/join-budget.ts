@@ -16,7 +16,7 @@ const plans = createIdentityCache<Query, { registry: Registry; ct: ContentType; 
 
 /** The read's join count plan, kept with a frozen query (lib/util/frozen, as read-documents' CompiledRead). */
 function planFor(registry: Registry, ct: ContentType, query: Query & { maxJoinedRows: number }): JoinCountPlan {
-  // Frozen, its stages are compiled once by the memory engine (row-stages' StageContext.compiled).
+  // Frozen, its stages are compiled once by the memory engine (execution/planner, StageContext.compiled).
   const make = () => ({ registry, ct, plan: Object.isFrozen(query) ? deepFreeze(compileJoinCountPlan(registry, ct, query)) : compileJoinCountPlan(registry, ct, query) });
   return plans.get(query, make, (kept) => kept.registry === registry && kept.ct === ct).plan;
 }

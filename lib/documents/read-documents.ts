@@ -59,7 +59,7 @@ function paginationMeta(p: Pagination, total: number | undefined): PaginationMet
  * What a query compiles to for one registry and content type. Kept with a frozen query (the HTTP routes' parsed
  * queries, lib/query/query-cache) by identity (lib/util/frozen: the query object is the cache key), so that the
  * same query string compiles once: the pipeline is deep-frozen in turn, and the memory engine keeps what it
- * compiled from those frozen stage objects (engine/memory/row-stages). Not kept for a query that is not frozen
+ * compiled from those frozen stage objects (engine/memory/execution/planner). Not kept for a query that is not frozen
  * (built by host code, which may change it).
  */
 export interface CompiledRead {

@@ -78,7 +78,7 @@ export interface EngineStats {
  *   change a stage it is given.
  * - A list's total (pipeline/page-result `countUnion`) is a `$unionWith` of the same collection whose sub-pipeline
  *   starts with the very same stage objects (`===`) as the outer pipeline, then `$count`: an engine may answer it
- *   with the number of rows those stages gave in this run (the memory engine does, run-pipeline's unionRows), as
+ *   with the number of rows those stages gave in this run (the memory engine does: execution/fast-paths/page-total), as
  *   running them again on the same data gives.
  */
 export interface Engine {

@@ -3,7 +3,7 @@ import type { Pipeline } from './types';
 /**
  * The collection and sub-pipeline of a `{ $unionWith: coll }` or `{ $unionWith: { coll, pipeline? } }` stage
  * (https://www.mongodb.com/docs/manual/reference/operator/aggregation/unionWith/), or null for any other stage
- * or form. The memory engine runs the union itself (run-pipeline); mongoEngine runs a trailing one as a second
+ * or form. The memory engine runs the union itself (execution/fast-paths/union-pipeline, page-total); mongoEngine runs a trailing one as a second
  * aggregate inside a transaction, where `$unionWith` is not allowed.
  *
  * @example

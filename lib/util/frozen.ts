@@ -4,7 +4,7 @@
  * - query/query-cache deep-freezes the parsed Query it shares between the requests of one query string;
  * - documents/read-documents keeps, per frozen Query, a CompiledRead: its pipeline (deep-frozen in turn), its
  *   response writer (format/compile-document-json, via format/writer-cache) and its join count plan;
- * - engine/memory/row-stages keeps what it compiled from each frozen stage object of such a pipeline;
+ * - engine/memory/execution/planner keeps what it compiled from each frozen stage object and pipeline;
  * - format/writer-cache keeps the writer of a frozen selection without computing its key.
  * A value that is not frozen (a Query built by host code, which may change it) is computed every time.
  * `Object.isFrozen` is the test: a top-level frozen object is taken as frozen all the way down, which holds for

@@ -9,9 +9,9 @@ import { differences, describe as describeDifference, fastPathCheckedEngine, FAS
 
 /**
  * The proof that each fast path of the memory engine is only an optimisation: the same answer with it switched
- * off (helpers/fast-path-check.ts). The HTTP suites and the corpus replay run under it with `npm run
- * test:fast-paths`; this file proves the check itself can fail, and that the blog API's reads reach every stage
- * and pipeline path (a path no pipeline reaches would be proved by nothing).
+ * off (helpers/fast-path-check.ts). Every aggregate of the HTTP suites and the corpus replay runs under it
+ * (helpers/test-engine's testEngine); this file proves the check itself can fail, and that the blog API's reads
+ * reach every stage and pipeline path (a path no pipeline reaches would be proved by nothing).
  */
 describe('memory engine: every fast path switched off gives the same answers', () => {
   it('differences: rows, order and errors compared, the first variant the reference', () => {

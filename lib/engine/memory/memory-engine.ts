@@ -15,7 +15,8 @@ import { checkMemoryEngineOptions, warnIfMemoryOnly, type MemoryEngineOptions } 
 import { createContext } from './semantics/mingo-context';
 import { compileRowTest } from './execution/match-rows';
 import { createObjectId } from './storage/object-id';
-import { withRowMeter } from './execution/row-meter';
+import { meteredLookup, withRowMeter } from './execution/row-meter';
+import { manualLookup } from './semantics/equality-lookup';
 import { runOwned, type PipelineRuntime } from './execution/run-pipeline';
 import { selectCandidates } from './storage/select-candidates';
 import { StepQueue } from './storage/step-queue';
@@ -105,12 +106,12 @@ class MemoryEngine implements EmbeddedEngine {
     this.mingoOptions = {
       idKey: '_id',
       scriptEnabled: false,
-      context: createContext(createFastLookup((name) => this.collections.get(name))),
+      context: createContext(meteredLookup(createFastLookup((name) => this.collections.get(name)))),
       collectionResolver: (name: string) => this.collection(name).all() as Row[],
     };
     this.runtime = {
       options: this.mingoOptions,
-      generalOptions: { ...this.mingoOptions, context: createContext() },
+      generalOptions: { ...this.mingoOptions, context: createContext(meteredLookup(manualLookup)) },
       disabled: new Set(options.disabledFastPaths ?? []),
       collection: (name) => this.collection(name),
     };

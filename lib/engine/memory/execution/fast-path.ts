@@ -6,8 +6,9 @@ import type { PartialStage, RowSet, StageContext } from './stage-context';
  * A fast path: a faster way to run some stages, with exactly the answer of the general path (mingo with the
  * manual's semantics, semantics/mingo-context). Each lives in a file of its own under fast-paths/ and is listed
  * in registry.ts; the planner asks them in the registry's order. Switching any of them off (the memory engine's
- * `disabledFastPaths`) must change no answer: __tests__/engine/memory/fast-paths-off.test.ts and the HTTP suites
- * run with `CR_FAST_PATHS_CHECK=1` prove it.
+ * `disabledFastPaths`) must change no answer: every aggregate of the HTTP suites and the corpus replay runs with
+ * each path switched off in turn and must give the same answer (__tests__/helpers/fast-path-check.ts), and
+ * __tests__/engine/memory/fast-paths-off.test.ts proves that check can fail and reaches every path.
  */
 export type FastPath = StagePath | PipelinePath | InnerPath;
 

@@ -1,5 +1,6 @@
 import { isTempField, RESERVED_PREFIX, TEMP } from '../../../pipeline/reserved-fields';
-import { ReadLimitError } from '../../types';
+import { ReadLimitError, type Row } from '../../types';
+import { Lazy, type LookupOperator } from '../semantics/mingo-runtime';
 
 /** The populate rows counted so far by the read running now, and its limit. */
 interface Meter {
@@ -60,4 +61,31 @@ export function countJoined(join: MeteredJoin, rows: number): void {
 export function underSegment(error: unknown, segment: string): unknown {
   if (!(error instanceof ReadLimitError) || error.limit !== 'joinedRows') return error;
   return new ReadLimitError('joinedRows', error.max, [segment, ...error.path], error.param);
+}
+
+/**
+ * `lookup` (a `$lookup` operator of mingo's context: the general path's) counting what it joins as the fast paths
+ * do: a populate or relation sort lookup ({@link meteredJoin}) adds the rows of each output document's `as` array
+ * to the running read's count, and puts its segment in front of the path of a ReadLimitError thrown inside it.
+ * Without it the general path would answer a read the fast paths refuse. The lookup's output is read whole first.
+ *
+ * @example
+ * createContext(meteredLookup(manualLookup))
+ */
+export function meteredLookup(lookup: LookupOperator): LookupOperator {
+  return (coll, expr, options) => {
+    const metered = typeof expr.as === 'string' ? meteredJoin(expr.as, typeof expr.localField === 'string' ? expr.localField : '') : null;
+    if (!metered) return lookup(coll, expr, options);
+    let rows: Row[];
+    try {
+      rows = lookup(coll, expr, options).collect() as Row[];
+      for (const row of rows) {
+        const joined = row[expr.as];
+        countJoined(metered, Array.isArray(joined) ? joined.length : 0);
+      }
+    } catch (error) {
+      throw underSegment(error, metered.segment);
+    }
+    return Lazy(rows);
+  };
 }

@@ -82,7 +82,7 @@ export function equalityLookupOne(obj: Row, expr: LookupExpr, options: Options):
 
 /**
  * The general `localField`/`foreignField` `$lookup` (every input row scans the foreign collection), for the
- * shapes fast-lookup cannot index. Both fields must be strings, as MongoDB requires.
+ * shapes fast-paths/mingo-indexed-lookup cannot index. Both fields must be strings, as MongoDB requires.
  *
  * @example
  * equalityLookup(coll, { from: 'b', localField: 'ids', foreignField: 'k', as: 'j' }, options)

@@ -16,7 +16,7 @@ import {
  *   (`$documentNumber`, which mingo runs through `$function`) (manual-stages);
  * - `$lookup`: `lookup`, by default the manual's (equality-lookup's manualLookup: mingo runs a `localField` +
  *   `pipeline` lookup's pipeline on the whole foreign collection); the engine passes its indexed one
- *   (execution/fast-lookup) unless that fast path is switched off.
+ *   (execution/fast-paths/mingo-indexed-lookup) unless that fast path is switched off.
  * (Merging a context into mingo's default one would keep the defaults: on a clash mingo keeps the first operator.)
  *
  * @example

@@ -24,7 +24,7 @@ export const projectRefs: StagePath = {
  * `$project` of `{ _id: 0, <name>: '$<field>', <name>: ['$<field>', ...], ... }` (top-level fields): the manual's
  * computed field, absent when the field is missing, and the array of such fields, a missing one null in it
  * (https://www.mongodb.com/docs/manual/reference/operator/aggregation/project/); `_id` kept unless excluded.
- * Values are the row's own (not copied), as row-stages' inclusion projection does.
+ * Values are the row's own (not copied), as fast-paths/project-fields does.
  */
 export function projectRefsStage(body: Record<string, unknown>): Partial | null {
   const refs: [string, string | string[]][] = [];

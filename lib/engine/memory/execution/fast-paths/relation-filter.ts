@@ -75,7 +75,7 @@ export function planRelationFilter(pipeline: Pipeline, from: number): RelationFi
 /**
  * The rows of `rows` the relation-filter stages keep, as the stored rows themselves (what the `$unset` gives
  * back), or null when a row already holds a temp field (the stages then run one by one). The stages run as they
- * are: the `$lookup`s through the planner with a read-only context `cx` (each row joined by populate-lookup's
+ * are: the `$lookup`s through the planner with a read-only context `cx` (each row joined by indexed-lookup's
  * indexed-lookup: an index seek of the foreign field, MongoDB's semantics, on a shallow copy of the row), then
  * the `$match` on the joined rows; nothing of a second implementation. The result of a stable input (a cached
  * scope) is kept until one of the collections the lookups read changes (`collection` gives their versions).

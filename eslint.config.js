@@ -30,6 +30,11 @@ module.exports = [
             // The one file of pipeline/ the engine may read: the compiler's reserved field names, which the memory
             // engine matches to recognise the stages the compiler emits (docs/architecture.md, "Contracts").
             { target: './lib/engine', from: './lib/pipeline', except: ['./reserved-fields.ts'], message: 'engine/ is the bottom layer: from pipeline/ only reserved-fields.ts' },
+            // The embedded engine (docs/architecture.md): storage/ keeps rows, semantics/ holds MongoDB's rules, execution/
+            // runs pipelines over both; a fast path is an execution/ matter only.
+            { target: './lib/engine/memory/storage', from: ['./lib/engine/memory/execution', './lib/engine/memory/semantics'], message: 'storage/ keeps rows and indexes: it knows no pipeline' },
+            { target: './lib/engine/memory/semantics', from: ['./lib/engine/memory/execution', './lib/engine/memory/storage'], message: 'semantics/ is MongoDB\'s rules alone: no fast path, no storage' },
+            { target: './lib/engine/memory/execution/fast-paths', from: ['./lib/engine/memory/execution/planner.ts', './lib/engine/memory/execution/registry.ts', './lib/engine/memory/execution/run-pipeline.ts', './lib/engine/memory/memory-engine.ts'], message: 'a fast path runs sub-pipelines with cx.compile (the planner\'s), never imports the planner or the registry' },
             { target: './lib/query', from: ['./lib/http', './lib/documents', './lib/pipeline', './lib/format', './lib/media'], message: 'query/ is pure and only reads schema/' },
             { target: './lib/pipeline', from: ['./lib/http', './lib/documents', './lib/format', './lib/media', './lib/auth'], message: 'pipeline/ is pure' },
             { target: './lib/format', from: ['./lib/http', './lib/documents', './lib/pipeline', './lib/media', './lib/auth'], message: 'format/ is pure' },

@@ -14,23 +14,23 @@ describe('memory engine: relation sort key stages', () => {
       { id: 3, j: [] },
       { id: 4, j: [{ k: null }] },
     ];
-    const max = minMaxStage({ s: { $max: '$j.k' } }, copy)!(rows, false)!;
+    const max = minMaxStage({ s: { $max: '$j.k' } }, copy)!(rows, false, {})!;
     expect(max.rows.map((r) => r.s)).toEqual(['b', 'a', null, null]);
-    const min = minMaxStage({ s: { $min: '$j.k' } }, copy)!(rows, false)!;
+    const min = minMaxStage({ s: { $min: '$j.k' } }, copy)!(rows, false, {})!;
     expect(min.rows.map((r) => r.s)).toEqual(['a', 5, null, null]);
     expect(rows[0]).not.toHaveProperty('s'); // not owned: copied
   });
 
   it('declines what it does not decide (mingo runs it): a temp that is not an array of objects, other shapes', () => {
     const stage = minMaxStage({ s: { $max: '$j.k' } }, copy)!;
-    expect(stage([{ j: 'x' }], true)).toBeNull();
-    expect(stage([{ j: [[1]] }], true)).toBeNull();
+    expect(stage([{ j: 'x' }], true, {})).toBeNull();
+    expect(stage([{ j: [[1]] }], true, {})).toBeNull();
     expect(minMaxStage({ s: { $max: '$j' } }, copy)).toBeNull();
     expect(minMaxStage({ s: { $sum: '$j.k' } }, copy)).toBeNull();
   });
 
   it('$project { _id: 0, k: "$name" }: the value, absent when the field is missing', () => {
-    const out = projectRefsStage({ _id: 0, k: '$name' })!([{ _id: 'x', name: 'n' }, { _id: 'y' }, { name: null }], true)!;
+    const out = projectRefsStage({ _id: 0, k: '$name' })!([{ _id: 'x', name: 'n' }, { _id: 'y' }, { name: null }], true, {})!;
     expect(out.rows).toEqual([{ k: 'n' }, {}, { k: null }]);
     expect(projectRefsStage({ _id: 0 })).toBeNull();
     expect(projectRefsStage({ k: '$a.b' })).toBeNull();

@@ -44,6 +44,14 @@ export function comparable(value: unknown): boolean {
 }
 
 /**
+ * A row `id` the fast paths order by with `-`/`<` (relation order, `$sort: { id: 1 }`): a finite number other than
+ * -0 (the compiler's ids; any other value is ordered by the general path, in the BSON order).
+ */
+export function isNumericId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0);
+}
+
+/**
  * True for a `$match` filter that reads no variable and holds no `$expr`, `$where` or `$function`: its answer
  * for a row depends on that row alone, so a row test compiled once (match-rows' compileRowTest) gives it.
  */

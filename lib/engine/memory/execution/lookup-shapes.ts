@@ -1,7 +1,7 @@
 /** The `$lookup` shapes of the pipeline compiler, recognised once for the fast paths that join them. */
 import type { Row } from '../../types';
 import type { LookupOperator } from '../semantics/mingo-runtime';
-import { isObject, isPlainField, onlyKey } from './eligibility';
+import { isNumericId, isObject, isPlainField, onlyKey } from './eligibility';
 import { underSegment, type MeteredJoin } from './row-meter';
 
 type LookupExpr = Parameters<LookupOperator>[1];
@@ -73,7 +73,7 @@ export function orderRows(rows: readonly Row[], ids: unknown, { key, temp }: { k
   for (const row of rows) {
     const at = Object.hasOwn(row, key) ? position.get(row[key]) : undefined;
     const id = row.id;
-    if (at === undefined || Object.hasOwn(row, temp) || typeof id !== 'number' || !Number.isFinite(id) || Object.is(id, -0)) return null;
+    if (at === undefined || Object.hasOwn(row, temp) || !isNumericId(id)) return null;
     keyed.push([at, id, row]);
   }
   keyed.sort((a, b) => a[0] - b[0] || a[1] - b[1]);

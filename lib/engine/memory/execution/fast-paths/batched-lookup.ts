@@ -1,6 +1,6 @@
 import type { Pipeline, Row } from '../../../types';
 import { isIndexable, type FieldIndex } from '../../storage/field-index';
-import { comparable, fieldVariableTest, isObject, isPlainField, isRowFilter, letRef, onlyKey, type LetRef } from '../eligibility';
+import { comparable, fieldVariableTest, isNumericId, isObject, isPlainField, isRowFilter, letRef, onlyKey, type LetRef } from '../eligibility';
 import type { StagePath } from '../fast-path';
 import { planLookup, planOrder, underJoinSegment, type LookupPlan } from '../lookup-shapes';
 import { compileRowTest, type RowTest } from '../match-rows';
@@ -135,7 +135,7 @@ export function compileBatchedLookup(cx: StageContext, plan: Equality, letSpec: 
         const bucket = index.bucket(key);
         for (const r of bucket) {
           const id = r.id;
-          if (!Object.hasOwn(r, field) || !isIndexable(r[field]) || Object.hasOwn(r, order!.temp) || typeof id !== 'number' || !Number.isFinite(id) || Object.is(id, -0)) return null;
+          if (!Object.hasOwn(r, field) || !isIndexable(r[field]) || Object.hasOwn(r, order!.temp) || !isNumericId(id)) return null;
         }
         const sorted = bucket.length > 1 ? bucket.slice().sort((a, b) => (a.id as number) - (b.id as number)) : bucket;
         for (const r of sorted) if (pass(r)) out.push(r);
@@ -212,7 +212,7 @@ function byId(rows: Row[]): Row[] | null {
   let sorted = true;
   for (let i = 0; i < rows.length; i++) {
     const id = rows[i]!.id;
-    if (typeof id !== 'number' || !Number.isFinite(id) || Object.is(id, -0)) return null;
+    if (!isNumericId(id)) return null;
     if (i > 0 && (rows[i - 1]!.id as number) > id) sorted = false;
   }
   return sorted ? rows : rows.sort((a, b) => (a.id as number) - (b.id as number));

@@ -2,9 +2,8 @@ import type { Row } from '../../../types';
 import { compareBson } from '../../semantics/bson-compare';
 import { isObject, isPlainField, onlyKey } from '../eligibility';
 import type { StagePath } from '../fast-path';
+import type { PartialStage } from '../stage-context';
 
-/** A stage that may decline a particular input (null: the planner runs it another way). */
-type Partial = (rows: readonly Row[], owned: boolean) => { rows: Row[]; owned: boolean } | null;
 
 /*
  * The sort key over a relation's joined rows (pipeline/compile-sort), run without mingo: on a sort by
@@ -29,7 +28,7 @@ export const minMaxKey: StagePath = {
  * to an array, the array's elements are compared; "only considers the non-null and the non-missing values").
  * Declines rows whose `<temp>` is not an array of objects.
  */
-export function minMaxStage(body: Record<string, unknown>, copyRow: (row: Row) => Row): Partial | null {
+export function minMaxStage(body: Record<string, unknown>, copyRow: (row: Row) => Row): PartialStage | null {
   const keys = Object.keys(body);
   const spec = body[keys[0]!];
   if (keys.length !== 1 || !isPlainField(keys[0]!) || spec === null || typeof spec !== 'object' || Array.isArray(spec)) return null;

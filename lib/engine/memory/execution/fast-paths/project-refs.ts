@@ -1,9 +1,8 @@
 import type { Row } from '../../../types';
 import { isObject, isPlainField, onlyKey } from '../eligibility';
 import type { StagePath } from '../fast-path';
+import type { PartialStage } from '../stage-context';
 
-/** A stage that may decline a particular input (null: the planner runs it another way). */
-type Partial = (rows: readonly Row[], owned: boolean) => { rows: Row[]; owned: boolean } | null;
 
 /*
  * A stage of a relation sort key (pipeline/compile-sort), run without mingo: on a sort by `author.name` it runs
@@ -26,7 +25,7 @@ export const projectRefs: StagePath = {
  * (https://www.mongodb.com/docs/manual/reference/operator/aggregation/project/); `_id` kept unless excluded.
  * Values are the row's own (not copied), as fast-paths/project-fields does.
  */
-export function projectRefsStage(body: Record<string, unknown>): Partial | null {
+export function projectRefsStage(body: Record<string, unknown>): PartialStage | null {
   const refs: [string, string | string[]][] = [];
   let withId = true;
   for (const [key, value] of Object.entries(body)) {

@@ -24,6 +24,22 @@ describe('memory engine: every fast path switched off gives the same answers', (
     expect(differences('x', [], variants.slice(0, 2), [[{ n: -0 }], [{ n: 0 }]])).toHaveLength(1);
   });
 
+  it('disabledFastPaths: names checked (did-you-mean), the same answers without them', async () => {
+    expect(() => memoryEngine({ disabledFastPaths: ['sortt'] })).toThrow(/disabledFastPaths\.sortt: unknown fast path.*sort/);
+    expect(() => memoryEngine({ disabledFastPaths: 'sort' as never })).toThrow('`disabledFastPaths` must be an array of fast path names');
+    const rows = [{ id: 2, t: ['b', 'z'] }, { id: 1, t: 'c' }, { id: 3 }];
+    const pipeline = [{ $match: { id: { $gt: 0 } } }, { $sort: { t: -1, id: 1 } }, { $limit: 2 }];
+    const answers = await Promise.all([[], FAST_PATH_VARIANTS.at(-1)!].map(async (off) => {
+      const engine = memoryEngine({ ephemeral: true, disabledFastPaths: off });
+      await engine.insertMany('a', rows);
+      const out = await engine.aggregate('a', pipeline);
+      await engine.close();
+      return out.map((r) => r.id);
+    }));
+    // A descending sort compares an array by its largest element (https://www.mongodb.com/docs/manual/reference/method/cursor.sort/).
+    expect(answers).toEqual([[2, 1], [2, 1]]);
+  });
+
   it('a fast path made wrong on purpose is caught, by its own name and with every path off', async () => {
     const engine = memoryEngine({ ephemeral: true });
     const accepts = limit.accepts;

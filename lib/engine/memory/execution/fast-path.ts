@@ -16,6 +16,8 @@ export type FastPath = StagePath | PipelinePath | InnerPath;
 export interface StagePath {
   readonly name: string;
   readonly kind: 'stage';
+  /** The stage operators it may take (the planner asks it only for those). */
+  readonly operators: readonly string[];
   /**
    * The stage compiled for this path, or null when the path does not take this stage. The compiled function may
    * still decline a particular input (null): the planner then asks the next path that took the stage, and mingo last.
@@ -30,6 +32,8 @@ export interface StagePath {
 export interface PipelinePath {
   readonly name: string;
   readonly kind: 'pipeline';
+  /** The operators of the first stage it may take (the planner asks it only there). */
+  readonly operators: readonly string[];
   accepts(pipeline: Pipeline, at: number, cx: StageContext): TopStep | null;
 }
 

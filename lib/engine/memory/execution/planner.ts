@@ -3,7 +3,17 @@ import { mingoStages } from '../semantics/mingo-runtime';
 import type { MemoryCollection } from '../storage/memory-collection';
 import type { PartialStage, RowSet, StageContext, StageFn, StagePlan } from './stage-context';
 import type { TopRun, TopStep } from './fast-path';
-import { PIPELINE_PATHS, STAGE_PATHS } from './registry';
+import { byOperator, PIPELINE_PATHS, STAGE_PATHS } from './registry';
+
+const STAGE_PATHS_BY_OPERATOR = byOperator(STAGE_PATHS);
+const PIPELINE_PATHS_BY_OPERATOR = byOperator(PIPELINE_PATHS);
+const NONE: readonly never[] = [];
+
+/** The operator of a stage of one key, else ''. */
+function operatorOf(stage: Record<string, unknown> | undefined): string {
+  const keys = stage ? Object.keys(stage) : [];
+  return keys.length === 1 ? keys[0]! : '';
+}
 
 /**
  * The planner: for each stage, the fast paths of the registry that take it, in order, then the general path
@@ -32,7 +42,7 @@ export function stagePlan(cx: StageContext, stage: Record<string, unknown>): Sta
 function planStage(cx: StageContext, stage: Record<string, unknown>): StagePlan {
   const general: StageFn = (rows, _owned, vars) => ({ rows: mingoStages(cx.options, [stage], rows, vars), owned: false });
   const taken: PartialStage[] = [];
-  for (const path of STAGE_PATHS) {
+  for (const path of STAGE_PATHS_BY_OPERATOR.get(operatorOf(stage)) ?? NONE) {
     const fn = cx.uses(path.name) ? path.accepts(stage, cx) : null;
     if (fn) taken.push(fn);
   }
@@ -74,7 +84,7 @@ function position(cx: StageContext, pipeline: Pipeline, plan: TopPlan, at: numbe
   let found = plan.positions[at];
   if (!found) {
     const steps: TopStep[] = [];
-    for (const path of PIPELINE_PATHS) {
+    for (const path of PIPELINE_PATHS_BY_OPERATOR.get(operatorOf(pipeline[at])) ?? NONE) {
       const step = cx.uses(path.name) ? path.accepts(pipeline, at, cx) : null;
       if (step) steps.push(step);
     }

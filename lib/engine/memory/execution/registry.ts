@@ -41,6 +41,13 @@ export const STAGE_PATHS: readonly StagePath[] = [
 /** Optimisations inside other paths, switched off by name like the others. */
 export const INNER_PATHS: readonly InnerPath[] = [relationFilterElements, mingoIndexedLookup];
 
+/** The paths that may take a stage (or a run starting at a stage) of each operator, in registry order. */
+export function byOperator<P extends PipelinePath | StagePath>(paths: readonly P[]): ReadonlyMap<string, readonly P[]> {
+  const out = new Map<string, P[]>();
+  for (const path of paths) for (const op of path.operators) out.set(op, [...(out.get(op) ?? []), path]);
+  return out;
+}
+
 /** Every fast path. */
 export const FAST_PATHS: readonly FastPath[] = [...PIPELINE_PATHS, ...STAGE_PATHS, ...INNER_PATHS];
 

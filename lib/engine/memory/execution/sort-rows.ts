@@ -245,7 +245,7 @@ function inOrder<T>(items: readonly T[], compare: Compare<T>): boolean {
 const sortedArrays = new WeakMap<readonly Row[], object>();
 
 /**
- * Records that `rows` are in `$sort: spec` order (fast-paths/sort and sorted-page): a following `$setWindowFields`
+ * Records that `rows` are in `$sort: spec` order (fast-paths/sorted-page, a page): a following `$setWindowFields`
  * whose `sortBy` is that same object numbers them as they are (fast-paths/document-number).
  *
  * @example

@@ -18,6 +18,7 @@ import type { PartialStage, StageContext } from '../stage-context';
 export const batchedLookup: StagePath = {
   name: 'batched-lookup',
   kind: 'stage',
+  operators: ['$lookup'],
   accepts(stage, cx) {
     const expr = onlyKey(stage, '$lookup');
     if (!isObject(expr)) return null;

@@ -9,6 +9,7 @@ import type { PipelinePath } from '../fast-path';
 export const count: PipelinePath = {
   name: 'count',
   kind: 'pipeline',
+  operators: ['$count'],
   accepts(pipeline, at) {
     const name = countName(pipeline[at]);
     if (name === null) return null;

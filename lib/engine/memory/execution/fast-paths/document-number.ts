@@ -9,6 +9,7 @@ import { firstSorted, planSort, sortedBy } from '../sort-rows';
 export const documentNumber: StagePath = {
   name: 'document-number',
   kind: 'stage',
+  operators: ['$setWindowFields'],
   accepts(stage, cx) {
     const body = onlyKey(stage, '$setWindowFields');
     return body === undefined ? null : windowStage(cx, body);

@@ -19,6 +19,7 @@ interface Spec {
 export const firstOrNull: StagePath = {
   name: 'first-or-null',
   kind: 'stage',
+  operators: ['$addFields', '$set'],
   accepts(stage, cx) {
     const body = onlyKey(stage, '$addFields') ?? onlyKey(stage, '$set');
     const specs = parseSpecs(body);

@@ -32,6 +32,7 @@ const LET_FIELD = '__content_router_let';
 export const indexedLookup: StagePath = {
   name: 'indexed-lookup',
   kind: 'stage',
+  operators: ['$lookup'],
   accepts(stage, cx) {
     const expr = onlyKey(stage, '$lookup');
     return isObject(expr) ? compileLookup(cx, expr) : null;

@@ -13,6 +13,7 @@ import { matchRows } from '../match-rows';
 export const indexedMatch: PipelinePath = {
   name: 'indexed-match',
   kind: 'pipeline',
+  operators: ['$match'],
   accepts(pipeline, at, cx) {
     const filter = at === 0 ? onlyKey(pipeline[0], '$match') : undefined;
     if (!isObject(filter)) return null;

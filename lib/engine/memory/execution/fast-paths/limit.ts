@@ -5,6 +5,7 @@ import type { StagePath } from '../fast-path';
 export const limit: StagePath = {
   name: 'limit',
   kind: 'stage',
+  operators: ['$limit'],
   accepts(stage) {
     const n = onlyKey(stage, '$limit');
     if (!isLimit(n)) return null;

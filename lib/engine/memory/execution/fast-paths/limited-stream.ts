@@ -13,6 +13,7 @@ import type { RowSet, StageFn } from '../stage-context';
 export const limitedStream: PipelinePath = {
   name: 'limited-stream',
   kind: 'pipeline',
+  operators: ['$lookup'],
   accepts(pipeline, at, cx) {
     const stream = planLimitedStream(pipeline, at);
     if (!stream) return null;

@@ -15,6 +15,7 @@ import type { PartialStage } from '../stage-context';
 export const minMaxKey: StagePath = {
   name: 'min-max-key',
   kind: 'stage',
+  operators: ['$addFields', '$set'],
   accepts(stage, cx) {
     const body = onlyKey(stage, '$addFields') ?? onlyKey(stage, '$set');
     return isObject(body) ? minMaxStage(body, cx.copyRow) : null;

@@ -11,6 +11,7 @@ import type { PipelinePath } from '../fast-path';
 export const pageTotal: PipelinePath = {
   name: 'page-total',
   kind: 'pipeline',
+  operators: ['$unionWith'],
   accepts(pipeline, at) {
     const union = unionStage(pipeline[at]!);
     const sub = union?.pipeline ?? [];

@@ -11,6 +11,7 @@ import type { StagePath } from '../fast-path';
 export const projectFields: StagePath = {
   name: 'project-fields',
   kind: 'stage',
+  operators: ['$project'],
   accepts(stage) {
     const body = onlyKey(stage, '$project');
     if (!isObject(body)) return null;

@@ -13,6 +13,7 @@ import type { PartialStage } from '../stage-context';
 export const projectRefs: StagePath = {
   name: 'project-refs',
   kind: 'stage',
+  operators: ['$project'],
   accepts(stage) {
     const body = onlyKey(stage, '$project');
     return isObject(body) ? projectRefsStage(body) : null;

@@ -18,6 +18,7 @@ import { markStable, stableId } from '../stable-arrays';
 export const relationFilter: PipelinePath = {
   name: 'relation-filter',
   kind: 'pipeline',
+  operators: ['$lookup'],
   accepts(pipeline, at, cx) {
     const plan = planRelationFilter(pipeline, at);
     if (!plan) return null;

@@ -13,6 +13,7 @@ import { compileRowTest } from '../match-rows';
 export const rowMatch: StagePath = {
   name: 'row-match',
   kind: 'stage',
+  operators: ['$match'],
   accepts(stage, cx) {
     const body = onlyKey(stage, '$match');
     if (!isObject(body) || !isRowFilter(body)) return null;

@@ -18,6 +18,7 @@ import type { PartialStage, StageContext } from '../stage-context';
 export const slimAddFields: StagePath = {
   name: 'slim-add-fields',
   kind: 'stage',
+  operators: ['$addFields', '$set'],
   accepts(stage, cx) {
     const body = onlyKey(stage, '$addFields') ?? onlyKey(stage, '$set');
     return body === undefined ? null : slimStage(cx, stage, body);

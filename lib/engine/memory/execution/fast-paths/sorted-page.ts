@@ -18,6 +18,7 @@ import type { RowSet, StageContext } from '../stage-context';
 export const sortedPage: PipelinePath = {
   name: 'sorted-page',
   kind: 'pipeline',
+  operators: ['$sort'],
   accepts(pipeline, at, cx) {
     const spec = onlyKey(pipeline[at], '$sort');
     if (!isObject(spec)) return null;

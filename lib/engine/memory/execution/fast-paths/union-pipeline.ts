@@ -10,6 +10,7 @@ import type { PipelinePath } from '../fast-path';
 export const unionPipeline: PipelinePath = {
   name: 'union-pipeline',
   kind: 'pipeline',
+  operators: ['$unionWith'],
   accepts(pipeline, at) {
     const union = unionStage(pipeline[at]!);
     if (!union) return null;

@@ -6,6 +6,7 @@ import type { StagePath } from '../fast-path';
 export const unset: StagePath = {
   name: 'unset',
   kind: 'stage',
+  operators: ['$unset'],
   accepts(stage, cx) {
     const body = onlyKey(stage, '$unset');
     const names = typeof body === 'string' ? [body] : body;

@@ -7,6 +7,7 @@ import type { RowSet, StageContext } from '../stage-context';
 export const unwind: StagePath = {
   name: 'unwind',
   kind: 'stage',
+  operators: ['$unwind'],
   accepts(stage, cx) {
     const body = onlyKey(stage, '$unwind');
     return body === undefined ? null : unwindStage(cx, body);

@@ -14,6 +14,7 @@ import type { Row } from '../../../types';
 export const variableMatch: StagePath = {
   name: 'variable-match',
   kind: 'stage',
+  operators: ['$match'],
   accepts(stage) {
     const body = onlyKey(stage, '$match');
     if (!isObject(body) || Object.keys(body).length !== 1 || !Object.hasOwn(body, '$expr')) return null;

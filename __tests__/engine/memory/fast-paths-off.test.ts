@@ -40,6 +40,28 @@ describe('memory engine: every fast path switched off gives the same answers', (
     expect(answers).toEqual([[2, 1], [2, 1]]);
   });
 
+  it('the general path meters populate joins as the fast paths do: the same limit, the same error path', async () => {
+    const engine = memoryEngine({ ephemeral: true });
+    try {
+      await engine.insertMany('a', [{ id: 1, author: 'x' }, { id: 2, author: 'y' }, { id: 3, author: 'none' }]);
+      await engine.insertMany('au', [{ id: 1, documentId: 'x', cats: [] }, { id: 2, documentId: 'y', cats: ['c'] }]);
+      await engine.insertMany('c', [{ id: 1, documentId: 'c' }]);
+      const nested = [{ $lookup: { from: 'au', localField: 'author', foreignField: 'documentId', as: 'author', pipeline: [
+        { $lookup: { from: 'c', localField: 'cats', foreignField: 'documentId', pipeline: [], as: 'cats' } },
+      ] } }];
+      const over = await aggregateVariants(engine, 'a', nested, { maxJoinedRows: 1 }, FAST_PATH_VARIANTS);
+      expect(differences('a', nested, FAST_PATH_VARIANTS, over)).toEqual([]);
+      expect(over[0]).toMatchObject({ limit: 'joinedRows', path: ['author', 'cats'] });
+      // A count populate of empty relations joins nothing countable: its $count gives no document.
+      const counted = [{ $lookup: { from: 'c', localField: 'author', foreignField: 'documentId', pipeline: [{ $count: 'count' }], as: 'tags' } }];
+      const under = await aggregateVariants(engine, 'a', counted, { maxJoinedRows: 2 }, FAST_PATH_VARIANTS);
+      expect(differences('a', counted, FAST_PATH_VARIANTS, under)).toEqual([]);
+      expect((under[0] as Row[]).map((r) => r.tags)).toEqual([[], [], []]);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('a fast path made wrong on purpose is caught, by its own name and with every path off', async () => {
     const engine = memoryEngine({ ephemeral: true });
     const accepts = limit.accepts;

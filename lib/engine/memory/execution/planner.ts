@@ -58,10 +58,13 @@ function planStage(cx: StageContext, stage: Record<string, unknown>): StagePlan 
   };
 }
 
-/** The steps that may run the stages from one position of a top-level pipeline: pipeline paths, then the stage's plan. */
+/**
+ * The steps that may run the stages from one position of a top-level pipeline: pipeline paths, then the stage's
+ * plan (planned only when no step takes the rows: a first `$match` is the indexed-match step's, every request).
+ */
 interface Position {
   readonly steps: readonly TopStep[];
-  readonly stage: StagePlan;
+  stage?: StagePlan;
 }
 
 /** A top-level pipeline planned position by position as the run reaches them (kept with a frozen pipeline). */
@@ -88,7 +91,7 @@ function position(cx: StageContext, pipeline: Pipeline, plan: TopPlan, at: numbe
       const step = cx.uses(path.name) ? path.accepts(pipeline, at, cx) : null;
       if (step) steps.push(step);
     }
-    plan.positions[at] = found = { steps, stage: stagePlan(cx, pipeline[at]!) };
+    plan.positions[at] = found = { steps };
   }
   return found;
 }
@@ -112,9 +115,9 @@ export function runTopPipeline(cx: StageContext, collections: (name: string) => 
   let i = 0;
   while (i < pipeline.length) {
     top.counts[i] = set.rows.length;
-    const { steps, stage } = position(cx, pipeline, plan, i);
+    const at = position(cx, pipeline, plan, i);
     let out: RowSet | null = null;
-    for (const step of steps) {
+    for (const step of at.steps) {
       out = step.run(set, top);
       if (out) {
         i = step.next;
@@ -122,7 +125,8 @@ export function runTopPipeline(cx: StageContext, collections: (name: string) => 
       }
     }
     if (!out) {
-      out = stage.run(set.rows, set.owned, {});
+      at.stage ??= stagePlan(cx, pipeline[i]!);
+      out = at.stage.run(set.rows, set.owned, {});
       i++;
     }
     set = out;

@@ -66,8 +66,9 @@ export function underSegment(error: unknown, segment: string): unknown {
 /**
  * `lookup` (a `$lookup` operator of mingo's context: the general path's) counting what it joins as the fast paths
  * do: a populate or relation sort lookup ({@link meteredJoin}) adds the rows of each output document's `as` array
- * to the running read's count, and puts its segment in front of the path of a ReadLimitError thrown inside it.
- * Without it the general path would answer a read the fast paths refuse. The lookup's output is read whole first.
+ * to the running read's count as that document comes out (after its own nested lookups, as fast-paths/indexed-lookup
+ * counts), and puts its segment in front of the path of a ReadLimitError thrown inside it. Without it the general
+ * path would answer a read the fast paths refuse.
  *
  * @example
  * createContext(meteredLookup(manualLookup))
@@ -76,12 +77,14 @@ export function meteredLookup(lookup: LookupOperator): LookupOperator {
   return (coll, expr, options) => {
     const metered = typeof expr.as === 'string' ? meteredJoin(expr.as, typeof expr.localField === 'string' ? expr.localField : '') : null;
     if (!metered) return lookup(coll, expr, options);
-    let rows: Row[];
+    const joined = lookup(coll, expr, options);
+    const rows: Row[] = [];
     try {
-      rows = lookup(coll, expr, options).collect() as Row[];
-      for (const row of rows) {
-        const joined = row[expr.as];
-        countJoined(metered, Array.isArray(joined) ? joined.length : 0);
+      for (let next = joined.next(); !next.done; next = joined.next()) {
+        const row = next.value as Row;
+        const list = row[expr.as];
+        countJoined(metered, Array.isArray(list) ? list.length : 0);
+        rows.push(row);
       }
     } catch (error) {
       throw underSegment(error, metered.segment);

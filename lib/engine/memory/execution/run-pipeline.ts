@@ -38,21 +38,29 @@ export function runOwned(rt: PipelineRuntime, col: MemoryCollection, pipeline: P
   return runTopPipeline(stageContext(rt, readOnly, disabled), (name) => rt.collection(name), col, pipeline);
 }
 
-/** The stage contexts of each runtime, by set of fast paths switched off and read-only-ness, with what they compiled. */
-const contexts = new WeakMap<PipelineRuntime, Map<string, StageContext>>();
+/**
+ * The stage contexts of each runtime, with what they compiled: the engine's own (writer, reader), and those of
+ * other sets of fast paths switched off, by set and read-only-ness.
+ */
+const contexts = new WeakMap<PipelineRuntime, { own: [StageContext | undefined, StageContext | undefined]; others: Map<string, StageContext> }>();
 
 function stageContext(rt: PipelineRuntime, readOnly: boolean, disabled: ReadonlySet<string>): StageContext {
-  let byKey = contexts.get(rt);
-  if (!byKey) contexts.set(rt, (byKey = new Map()));
+  let kept = contexts.get(rt);
+  if (!kept) contexts.set(rt, (kept = { own: [undefined, undefined], others: new Map() }));
+  // The engine's own fast paths (every aggregate): found without building a key.
+  if (disabled === rt.disabled) return (kept.own[readOnly ? 1 : 0] ??= newStageContext(rt, readOnly, disabled, () => stageContext(rt, true, disabled)));
   const key = `${readOnly ? 'r' : 'w'}|${[...disabled].sort().join(',')}`;
-  let cx = byKey.get(key);
+  let cx = kept.others.get(key);
   if (!cx) {
     cx = newStageContext(rt, readOnly, disabled, () => stageContext(rt, true, disabled));
-    if (byKey.size >= 64) byKey.clear();
-    byKey.set(key, cx);
+    if (kept.others.size >= MAX_OTHER_CONTEXTS) kept.others.clear();
+    kept.others.set(key, cx);
   }
   return cx;
 }
+
+/** Contexts kept for other sets of fast paths (aggregateVariants: two per variant) before they are dropped. */
+const MAX_OTHER_CONTEXTS = 256;
 
 /**
  * A context: correlated lookups and sub-pipelines compiled by the planner; `readOnly`: rows are copied at the top

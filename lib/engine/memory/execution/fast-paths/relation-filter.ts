@@ -86,6 +86,8 @@ export function planRelationFilter(pipeline: Pipeline, from: number): RelationFi
  */
 export function runRelationFilter(cx: StageContext, collection: (name: string) => MemoryCollection, rows: readonly Row[], plan: RelationFilterPlan): readonly Row[] | null {
   const key = cacheKey(collection, rows, plan);
+  let results = resultsByContext.get(cx);
+  if (!results) resultsByContext.set(cx, (results = new WeakMap()));
   const cached = key === null ? undefined : results.get(rows)?.get(key);
   if (cached) return cached; // a stable input never changes: it held no temp field when this was computed
   const out = keptRows(cx, rows, plan);
@@ -114,8 +116,11 @@ function keptRows(cx: StageContext, rows: readonly Row[], plan: RelationFilterPl
   return rows.filter((_row, i) => test(joined[i]!));
 }
 
-/** Results per stable input array, by {@link cacheKey}. */
-const results = new WeakMap<readonly Row[], Map<string, Row[]>>();
+/**
+ * Results per context (its fast paths: with one switched off, the result is computed by the others, never taken
+ * from a run that used it), then per stable input array, by {@link cacheKey}.
+ */
+const resultsByContext = new WeakMap<StageContext, WeakMap<readonly Row[], Map<string, Row[]>>>();
 /** Stages and variables whose result may change without a write: such lookups are never cached. */
 const VOLATILE = ['$$NOW', '$$CLUSTER_TIME', '"$rand"', '"$sample"', '"$unionWith"', '"$graphLookup"', '"$documents"', '"$function"', '"$where"'];
 

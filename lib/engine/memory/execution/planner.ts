@@ -41,19 +41,19 @@ export function stagePlan(cx: StageContext, stage: Record<string, unknown>): Sta
 
 function planStage(cx: StageContext, stage: Record<string, unknown>): StagePlan {
   const general: StageFn = (rows, _owned, vars) => ({ rows: mingoStages(cx.options, [stage], rows, vars), owned: false });
-  const taken: PartialStage[] = [];
-  for (const path of STAGE_PATHS_BY_OPERATOR.get(operatorOf(stage)) ?? NONE) {
-    const fn = cx.uses(path.name) ? path.accepts(stage, cx) : null;
-    if (fn) taken.push(fn);
-  }
-  if (taken.length === 0) return { run: general };
-  const first = taken[0]!;
+  const paths = (STAGE_PATHS_BY_OPERATOR.get(operatorOf(stage)) ?? NONE).filter((path) => cx.uses(path.name));
+  if (paths.length === 0) return { run: general };
+  // Each path compiles the stage when first asked: a later one only once the earlier ones declined or did not take it.
+  const compiled: (PartialStage | null | undefined)[] = [];
+  const taken = (i: number): PartialStage | null => (compiled[i] === undefined ? (compiled[i] = paths[i]!.accepts(stage, cx)) : compiled[i]!);
   return {
     run: (rows, owned, vars) => {
-      let out = first(rows, owned, vars);
-      for (let i = 1; out === null && i < taken.length; i++) out = taken[i]!(rows, owned, vars);
+      for (let i = 0; i < paths.length; i++) {
+        const out = taken(i)?.(rows, owned, vars) ?? null;
+        if (out) return out;
+      }
       // Every stage a fast path takes gives no row for no row in (mingo is not started).
-      return out ?? (rows.length === 0 ? { rows: [], owned: true } : general(rows, owned, vars));
+      return rows.length === 0 && compiled.some((fn) => fn) ? { rows: [], owned: true } : general(rows, owned, vars);
     },
   };
 }

@@ -2,15 +2,18 @@ import type { Pipeline, Row } from '../../../types';
 import { isIndexable, type FieldIndex } from '../../storage/field-index';
 import { comparable, fieldVariableTest, isNumericId, isObject, isPlainField, isRowFilter, letRef, onlyKey, type LetRef } from '../eligibility';
 import type { StagePath } from '../fast-path';
-import { planLookup, planOrder, underJoinSegment, type LookupPlan } from '../lookup-shapes';
+import { compileIndexedJoin } from '../indexed-join';
+import { planOrder, underJoinSegment, type LookupPlan } from '../lookup-shapes';
 import { compileRowTest, type RowTest } from '../match-rows';
-import { countJoined, meteredJoin } from '../row-meter';
+import { countJoined } from '../row-meter';
 import type { PartialStage, StageContext } from '../stage-context';
 
 /**
- * The path: an equality `$lookup` whose sub-pipeline {@link compileBatchedLookup} takes. A page where the join of
- * any row cannot be decided this way is declined as a whole (fast-paths/indexed-lookup joins it then). The joined
- * rows are set on a copy of each input row (the row itself when owned) as indexed-lookup does, counted the same way.
+ * The path: an equality `$lookup` whose sub-pipeline {@link compileBatchedLookup} takes. Each row is joined by the
+ * batched join, or, when that cannot decide it exactly, by the indexed join of execution/indexed-join (the one
+ * fast-paths/indexed-lookup runs), so the path never declines a page; the joined rows are set on a copy of each
+ * input row (the row itself when owned) and counted row by row as indexed-lookup does (a read over the join budget
+ * stops at the row that goes over, not after joining the whole page).
  *
  * @example
  * batchedLookup.accepts({ $lookup: { from: 'authors', localField: 'author', foreignField: 'documentId', let: {}, pipeline: [], as: 'author' } }, cx)
@@ -21,32 +24,30 @@ export const batchedLookup: StagePath = {
   operators: ['$lookup'],
   accepts(stage, cx) {
     const expr = onlyKey(stage, '$lookup');
-    if (!isObject(expr)) return null;
-    const plan = planLookup(expr as never);
-    const as = expr.as;
-    const from = typeof expr.from === 'string' ? cx.collection(expr.from) : undefined;
-    const letSpec = expr.let ?? {};
-    if (plan?.kind !== 'equality' || !from || typeof as !== 'string' || !isPlainField(as) || !isObject(letSpec)) return null;
-    const batched = compileBatchedLookup(cx, plan, letSpec, (expr.pipeline ?? []) as Pipeline, from.index(plan.foreignField));
+    const general = isObject(expr) ? compileIndexedJoin(cx, expr) : null;
+    const from = general && isObject(expr) && typeof expr.from === 'string' ? cx.collection(expr.from) : undefined;
+    if (!general || !from) return null;
+    const { plan, as, metered } = general;
+    const batched = compileBatchedLookup(cx, plan, general.letSpec, general.pipeline, from.index(plan.foreignField));
     if (!batched) return null;
     const runTail = batched.tail.length > 0 ? cx.compile(batched.tail) : null;
-    const metered = meteredJoin(as, plan.localField);
     const run: PartialStage = (rows, owned, outer) => {
       const join = batched.start();
-      const joins: Row[][] = [];
-      for (const row of rows) {
-        const direct = join(row);
-        if (!direct) return null;
-        joins.push(direct);
-      }
+      let lets: readonly Record<string, unknown>[] | null = null;
       const out: Row[] = [];
       for (let i = 0; i < rows.length; i++) {
-        const target = owned ? rows[i]! : cx.copyRow(rows[i]!);
-        if (runTail) {
-          const tail = runTail(joins[i]!, false, outer);
+        const row = rows[i]!;
+        const direct = join(row);
+        const target = owned ? row : cx.copyRow(row);
+        if (!direct) {
+          lets ??= general.lets(rows, outer);
+          const joined = general.join(row, { ...outer, ...lets[i]! });
+          target[as] = joined.owned ? joined.rows : cx.copyRows(joined.rows);
+        } else if (runTail) {
+          const tail = runTail(direct, false, outer);
           target[as] = tail.owned ? tail.rows : cx.copyRows(tail.rows);
         } else {
-          target[as] = cx.adoptRows(joins[i]!); // a fresh array of the join's own
+          target[as] = cx.adoptRows(direct); // a fresh array of the join's own
         }
         if (metered) countJoined(metered, (target[as] as Row[]).length);
         out.push(target);

@@ -101,6 +101,25 @@ export function fieldVariableTest(expr: unknown): FieldVariableTest | null {
   return { field: fieldRef(args[fieldAt])!, variable: other.slice(2), eq: op === '$eq' };
 }
 
+/**
+ * The rows a {@link FieldVariableTest} keeps for the variable's `value` (`eq`: `$eq`, else `$ne`), in order, or null
+ * when the value or a row's field is not {@link comparable} (the general path decides then). fast-paths/variable-match
+ * and the batched join of fast-paths/batched-lookup test with it.
+ *
+ * @example
+ * rowsEqualTo([{ locale: 'en' }, { locale: 'fr' }], 'locale', 'en', true) // [{ locale: 'en' }]
+ */
+export function rowsEqualTo<R extends Record<string, unknown>>(rows: readonly R[], field: string, value: unknown, eq: boolean): R[] | null {
+  if (!comparable(value)) return null;
+  const out: R[] = [];
+  for (const row of rows) {
+    const stored = Object.hasOwn(row, field) ? row[field] : undefined;
+    if (!comparable(stored)) return null;
+    if ((typeof stored === typeof value && stored === value) === eq) out.push(row);
+  }
+  return out;
+}
+
 /** A `let` entry that reads one top-level field: `'$<field>'`, or `{ $ifNull: ['$<field>', []] }` (`orEmpty`). */
 export interface LetRef {
   readonly field: string;

@@ -7,6 +7,7 @@ import { compileRowTest } from './match-rows';
 import { countJoined, meteredJoin, type MeteredJoin } from './row-meter';
 import { referencedFields, slimRows } from './slim-rows';
 import type { RowSet, StageContext, StageFn, Vars } from './stage-context';
+import type { FieldIndex } from '../storage/field-index';
 
 /** The `let` variables of every row of a page, in order. */
 export type LetsFn = (rows: readonly Row[], vars: Vars) => readonly Record<string, unknown>[];
@@ -23,6 +24,8 @@ export interface IndexedJoin {
   readonly as: string;
   readonly letSpec: Record<string, unknown>;
   readonly pipeline: Pipeline;
+  /** The hash index of the foreign field in the `from` collection. */
+  readonly index: FieldIndex;
   /** The populate or relation sort lookup's meter (row-meter), or null when it is not counted. */
   readonly metered: MeteredJoin | null;
   /** The `let` values of each row of a page. */
@@ -79,7 +82,7 @@ export function compileIndexedJoin(cx: StageContext, expr: Record<string, unknow
     }
     return { rows: out, owned: true };
   });
-  return { plan, as, letSpec, pipeline, metered, lets: letsFn, join, run };
+  return { plan, as, letSpec, pipeline, index, metered, lets: letsFn, join, run };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Row } from '../../types';
 import type { UpdatedRows } from './apply-changes';
 import { compareBson } from '../semantics/bson-compare';
+import { sortPaths } from '../semantics/manual-stages';
 import { carryPrefix, inPlace, insertionPoint } from './sorted-changes';
 import { mingoStages, type QueryOptions } from '../semantics/mingo-runtime';
 import { sortKey } from '../semantics/sort-key';
@@ -80,19 +81,15 @@ export function carryPlans(rows: readonly Row[], next: UpdatedRows, seqOf: (row:
  * sortPlan(rows, { 'seo.socials.network': -1, id: 1 })!.first(10) // by each row's largest network, then id
  */
 export function sortPlan(rows: readonly Row[], spec: Record<string, unknown>): SortPlan | null {
+  const paths = sortPaths(spec);
+  if (!paths) return null;
   const keys = Object.keys(spec);
-  if (keys.length === 0) return null;
-  const dirs: (1 | -1)[] = [];
-  for (const key of keys) {
-    const dir = spec[key];
-    if ((dir !== 1 && dir !== -1) || key.startsWith('$') || key.split('.').includes('')) return null;
-    dirs.push(dir);
-  }
+  const dirs = paths.map(([, dir]) => dir);
   if (keys.every((key) => !key.includes('.') && uniformValues(rows, key))) {
     const compare = direct(keys, dirs);
     return directPlan(rows, compare, keys, inOrder(rows, compare));
   }
-  return keyedPlan(rows, keys.map((key) => key.split('.')), dirs);
+  return keyedPlan(rows, paths.map(([path]) => path), dirs);
 }
 
 /** A plan comparing the rows' values directly (uniformValues holds for every key), carried over as carryPlans says. */

@@ -34,8 +34,15 @@ export function manualSort(coll: Iterator, spec: Record<string, unknown>, option
   return Lazy(keyed.map((k) => k.row));
 }
 
-/** The `[path parts, direction]` of each key of a plain `$sort` document, or null for any other document. */
-function sortPaths(spec: Record<string, unknown>): [string[], 1 | -1][] | null {
+/**
+ * The `[path parts, direction]` of each key of a plain `$sort` document (`{ <path>: 1 | -1, ... }`), or null for any
+ * other document (`$meta`, an empty or `$` path): the sorts MongoDB's order is defined for here, on the general path
+ * and in execution/sort-rows alike.
+ *
+ * @example
+ * sortPaths({ 'seo.title': -1, id: 1 }) // [[['seo', 'title'], -1], [['id'], 1]]
+ */
+export function sortPaths(spec: Record<string, unknown>): [string[], 1 | -1][] | null {
   const keys = Object.keys(spec);
   if (keys.length === 0) return null;
   const out: [string[], 1 | -1][] = [];
@@ -71,19 +78,32 @@ export function manualCount(coll: Iterator, name: string, options: Options): Ite
  * manualSetWindowFields(Lazy(rows), { sortBy: { id: 1 }, output: { n: { $documentNumber: {} } } }, options)
  */
 export function manualSetWindowFields(coll: Iterator, expr: Record<string, unknown>, options: Options): Iterator {
-  const output = expr.output;
-  const fields = isPlainObject(output) ? Object.keys(output) : [];
-  const numbered = (spec: unknown): boolean => isPlainObject(spec) && Object.keys(spec).length === 1 && isPlainObject(spec.$documentNumber) && Object.keys(spec.$documentNumber).length === 0;
-  const plain = Object.keys(expr).every((k) => k === 'sortBy' || k === 'output') && isPlainObject(expr.sortBy) && sortPaths(expr.sortBy) !== null;
-  if (!plain || fields.length === 0 || !fields.every((f) => !f.startsWith('$') && !f.includes('.') && numbered((output as Record<string, unknown>)[f]))) {
-    return pipelineOperators.$setWindowFields(coll, expr as never, options);
-  }
-  const sorted = manualSort(coll, expr.sortBy as Record<string, unknown>, options).collect() as Row[];
+  const window = documentNumberWindow(expr);
+  if (!window || sortPaths(window.sortBy) === null) return pipelineOperators.$setWindowFields(coll, expr as never, options);
+  const sorted = manualSort(coll, window.sortBy, options).collect() as Row[];
   return Lazy(sorted.map((row, i) => {
     const out: Row = { ...row };
-    for (const field of fields) out[field] = i + 1;
+    for (const field of window.fields) out[field] = i + 1;
     return out;
   }));
+}
+
+/**
+ * The `sortBy` and output fields of a `$setWindowFields` body `{ sortBy, output: { <field>: { $documentNumber: {} },
+ * ... } }` (nothing else: no `partitionBy`, output fields without `$` or `.`), else null. The general path
+ * ({@link manualSetWindowFields}) and execution/fast-paths/document-number read the stage with it.
+ *
+ * @example
+ * documentNumberWindow({ sortBy: { id: 1 }, output: { n: { $documentNumber: {} } } }) // { sortBy: { id: 1 }, fields: ['n'] }
+ */
+export function documentNumberWindow(expr: unknown): { sortBy: Record<string, unknown>; fields: string[] } | null {
+  if (!isPlainObject(expr) || !isPlainObject(expr.sortBy) || !isPlainObject(expr.output)) return null;
+  if (Object.keys(expr).some((k) => k !== 'sortBy' && k !== 'output')) return null;
+  const output = expr.output;
+  const fields = Object.keys(output);
+  const numbered = (spec: unknown): boolean => isPlainObject(spec) && Object.keys(spec).length === 1 && isPlainObject(spec.$documentNumber) && Object.keys(spec.$documentNumber).length === 0;
+  if (fields.length === 0 || !fields.every((f) => !f.startsWith('$') && !f.includes('.') && numbered(output[f]))) return null;
+  return { sortBy: expr.sortBy, fields };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

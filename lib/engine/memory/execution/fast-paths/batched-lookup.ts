@@ -1,6 +1,6 @@
 import type { Pipeline, Row } from '../../../types';
 import { isIndexable, type FieldIndex } from '../../storage/field-index';
-import { comparable, fieldVariableTest, isNumericId, isObject, isPlainField, isRowFilter, letRef, onlyKey, type LetRef } from '../eligibility';
+import { fieldVariableTest, isNumericId, isObject, isPlainField, isRowFilter, letRef, onlyKey, rowsEqualTo, type LetRef } from '../eligibility';
 import type { StagePath } from '../fast-path';
 import { compileIndexedJoin } from '../indexed-join';
 import { planOrder, underJoinSegment, type LookupPlan } from '../lookup-shapes';
@@ -25,10 +25,9 @@ export const batchedLookup: StagePath = {
   accepts(stage, cx) {
     const expr = onlyKey(stage, '$lookup');
     const general = isObject(expr) ? compileIndexedJoin(cx, expr) : null;
-    const from = general && isObject(expr) && typeof expr.from === 'string' ? cx.collection(expr.from) : undefined;
-    if (!general || !from) return null;
+    if (!general) return null;
     const { plan, as, metered } = general;
-    const batched = compileBatchedLookup(cx, plan, general.letSpec, general.pipeline, from.index(plan.foreignField));
+    const batched = compileBatchedLookup(cx, plan, general.letSpec, general.pipeline, general.index);
     if (!batched) return null;
     const runTail = batched.tail.length > 0 ? cx.compile(batched.tail) : null;
     const run: PartialStage = (rows, owned, outer) => {
@@ -196,17 +195,7 @@ function exprTest(expr: unknown, refs: Map<string, LetRef>): ExprTest | null {
   const ref = test ? refs.get(test.variable) : undefined;
   if (!test || !ref || ref.orEmpty) return null;
   const { field, eq } = test;
-  return (row, joined) => {
-    const value = Object.hasOwn(row, ref.field) ? row[ref.field] : undefined;
-    if (!comparable(value)) return null;
-    const out: Row[] = [];
-    for (const r of joined) {
-      const stored = Object.hasOwn(r, field) ? r[field] : undefined;
-      if (!comparable(stored)) return null;
-      if ((typeof stored === typeof value && stored === value) === eq) out.push(r);
-    }
-    return out;
-  };
+  return (row, joined) => rowsEqualTo(joined, field, Object.hasOwn(row, ref.field) ? row[ref.field] : undefined, eq);
 }
 
 /** `$sort: { id: 1 }` (stable) when every id is a finite number other than -0; null otherwise. */

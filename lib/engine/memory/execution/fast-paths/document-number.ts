@@ -1,6 +1,7 @@
 import type { Row } from '../../../types';
 import { mingoStages } from '../../semantics/mingo-runtime';
-import { isObject, isPlainField, onlyKey } from '../eligibility';
+import { isPlainField, onlyKey } from '../eligibility';
+import { documentNumberWindow } from '../../semantics/manual-stages';
 import type { StagePath } from '../fast-path';
 import type { PartialStage, StageContext } from '../stage-context';
 import { firstSorted, planSort, sortedBy } from '../sort-rows';
@@ -26,12 +27,9 @@ export const documentNumber: StagePath = {
  * windowStage(cx, { sortBy: { id: 1 }, output: { __pos: { $documentNumber: {} } } })
  */
 export function windowStage(cx: StageContext, body: unknown): PartialStage | null {
-  if (!isObject(body) || !isObject(body.sortBy) || !isObject(body.output)) return null;
-  if (Object.keys(body).some((k) => k !== 'sortBy' && k !== 'output')) return null;
-  const sortBy = body.sortBy;
-  const fields = Object.keys(body.output);
-  const numbered = (spec: unknown): boolean => isObject(spec) && Object.keys(spec).length === 1 && isObject(spec.$documentNumber) && Object.keys(spec.$documentNumber).length === 0;
-  if (fields.length === 0 || !fields.every((f) => isPlainField(f) && numbered((body.output as Record<string, unknown>)[f]))) return null;
+  const window = documentNumberWindow(body);
+  if (!window || !window.fields.every(isPlainField)) return null;
+  const { sortBy, fields } = window;
   const fieldsKey = fields.join(',');
   return (rows, owned) => {
     const inOrder = sortedBy(rows) === sortBy;

@@ -1,6 +1,5 @@
-import { comparable, fieldVariableTest, isObject, onlyKey } from '../eligibility';
+import { fieldVariableTest, isObject, onlyKey, rowsEqualTo } from '../eligibility';
 import type { StagePath } from '../fast-path';
-import type { Row } from '../../../types';
 
 /**
  * `$match: { $expr: { $eq | $ne: ['$<field>', '$$<variable>'] } }` (a `$lookup` sub-pipeline's locale or
@@ -22,15 +21,8 @@ export const variableMatch: StagePath = {
     if (!test) return null;
     const { field, variable, eq } = test;
     return (rows, owned, vars) => {
-      const value = vars[variable];
-      if (!Object.hasOwn(vars, variable) || !comparable(value)) return null;
-      const out: Row[] = [];
-      for (const row of rows) {
-        const stored = Object.hasOwn(row, field) ? row[field] : undefined;
-        if (!comparable(stored)) return null;
-        if ((typeof stored === typeof value && stored === value) === eq) out.push(row);
-      }
-      return { rows: out, owned };
+      const kept = Object.hasOwn(vars, variable) ? rowsEqualTo(rows, field, vars[variable], eq) : null;
+      return kept && { rows: kept, owned };
     };
   },
 };

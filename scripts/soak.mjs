@@ -108,10 +108,10 @@ if (verified !== 0) fail('content-router verify found a problem in the data file
 console.log(`soak: fuzz and shutdown passed (snapshot ${snapshot} bytes) in ${Math.round((Date.now() - started) / 1000)} s`);
 
 const crashed = await run([path.join(shared, 'tools/crash-campaign.mjs'), repo, '--rounds', String(rounds), '--seed', String(seed), '--port', String(await freePort())]);
-// Judged by its last line, not its exit code: the tool removes its data folder before it checks that the data
-// file is not empty, so it exits 1 on every run (../shared/tools/crash-campaign.mjs, last two lines).
+// Judged by its exit code and its last line: both must say every acknowledged write was kept.
 const verdict = /crash: (\d+) rounds, (\d+) acknowledged writes, (\d+) lost, (\d+) failed restarts, (\d+) stalled rounds, snapshot (\d+) bytes/.exec(crashed.output);
 if (!verdict) fail(`crash-campaign.mjs printed no verdict (exit ${crashed.code})`);
+if (crashed.code !== 0) fail(`crash-campaign.mjs exited ${crashed.code}: ${verdict[0]}`);
 const [, roundsRun, acknowledged, lost, failedRestarts, stalledRounds, finalSnapshot] = verdict.map(Number);
 if (roundsRun !== rounds || acknowledged === 0 || lost || failedRestarts || stalledRounds || finalSnapshot === 0) {
   fail(`crash-campaign.mjs: ${verdict[0]} (${rounds} rounds asked, every acknowledged write kept, a snapshot written)`);

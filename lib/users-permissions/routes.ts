@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Ability } from '../auth/types';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../errors';
+import { assertSafeStructure } from '../schema/validate-body/body-errors';
 import { methodNotAllowed } from '../http/error-handler';
 import { getAbility, rawQueryString } from '../http/request-context';
 import { parseRawQuery } from '../query';
@@ -46,6 +47,9 @@ export function usersRoutes(deps: UsersRoutesDeps, router: Router): void {
     const ability = getAbility(req);
     const run = async (): Promise<void> => {
       if (!ability.can(`${UP}.${action}`)) throw new ForbiddenError();
+      // Bounded before anything reads it: a body nested thousands of levels deep would overflow the stack of the
+      // validation messages (yup's printValue), as content bodies are bounded (400).
+      assertSafeStructure(req.body);
       if (limited && limiter && !(await limiter.hit(rateLimitKey(req.baseUrl + req.path, req.ip ?? '', req.body)))) throw new RateLimitError();
       await fn(req, res, ability);
     };

@@ -81,6 +81,18 @@ describe('users-permissions: logging in and JWTs', () => {
     }
   });
 
+  it('answers bodies nested 20,000 levels deep with a 400 on every auth route, never a 500 (found by the fuzzer)', async () => {
+    const deep = (levels: number): string => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+    const routes = ['/api/auth/local', '/api/auth/local/register', '/api/auth/forgot-password', '/api/auth/reset-password', '/api/auth/send-email-confirmation'];
+    for (const route of routes) {
+      const res = await request(t.app).post(route).set('Content-Type', 'application/json').send(`{"code":${deep(20000)},"password":"x","passwordConfirmation":"x"}`);
+      expectStrapiError(res, 400, 'ValidationError');
+      expect(res.body.error.message).toMatch(/nested too deeply/);
+    }
+    const change = await request(t.app).post('/api/auth/change-password').set(bearer(alice.jwt)).set('Content-Type', 'application/json').send(`{"password":${deep(20000)}}`);
+    expectStrapiError(change, 400, 'ValidationError');
+  });
+
   it('answers an unknown user and a wrong password alike', async () => {
     const unknown = await request(t.app).post('/api/auth/local').send({ identifier: 'nobody-at-all', password: 'alice-Pass-1' });
     const wrong = await request(t.app).post('/api/auth/local').send({ identifier: 'alice', password: 'wrong-password' });

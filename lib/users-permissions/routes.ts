@@ -47,10 +47,11 @@ export function usersRoutes(deps: UsersRoutesDeps, router: Router): void {
     const ability = getAbility(req);
     const run = async (): Promise<void> => {
       if (!ability.can(`${UP}.${action}`)) throw new ForbiddenError();
-      // Bounded before anything reads it: a body nested thousands of levels deep would overflow the stack of the
-      // validation messages (yup's printValue), as content bodies are bounded (400).
-      assertSafeStructure(req.body);
       if (limited && limiter && !(await limiter.hit(rateLimitKey(req.baseUrl + req.path, req.ip ?? '', req.body)))) throw new RateLimitError();
+      // Bounded before the handler reads it (the limiter reads only a string `email`), so that it counts as a
+      // validation error does: a body nested thousands of levels deep would overflow the stack of the validation
+      // messages (yup's printValue); content bodies are bounded the same way (400).
+      assertSafeStructure(req.body);
       await fn(req, res, ability);
     };
     run().catch((err: unknown) => next(err || new Error(`rejected with ${String(err)}`)));

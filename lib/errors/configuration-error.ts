@@ -19,7 +19,8 @@ export type ConfigurationErrorCode =
   | 'CR_INVALID_HASH_INPUT'
   | 'CR_NO_TRANSACTIONS'
   | 'CR_DATA_FILE_LOCKED'
-  | 'CR_MISSING_DEPENDENCY';
+  | 'CR_MISSING_DEPENDENCY'
+  | 'CR_SHORT_JWT_SECRET';
 
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';

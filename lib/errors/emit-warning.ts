@@ -4,9 +4,10 @@
  * - `CR_MEMORY_ONLY`: a `memoryEngine()` without `file` (nor `ephemeral: true`) loses its data on restart;
  * - `CR_UNSAFE_WRITES`: `mongoEngine({ transactions: false })` writes without transactions;
  * - `CR_SHORT_ACCESS_KEY`: API token access keys shorter than the ones Strapi generates;
+ * - `CR_SHORT_JWT_SECRET`: an `auth.users.jwtSecret` shorter than 32 bytes (refused under `NODE_ENV=production`);
  * - `CR_UNKNOWN_SCHEMA_KEYS`: schema files carry keys that Strapi does not use (accepted and ignored, as Strapi does).
  */
-export type WarningCode = 'CR_AUTH_OPEN' | 'CR_MEMORY_ONLY' | 'CR_UNSAFE_WRITES' | 'CR_SHORT_ACCESS_KEY' | 'CR_UNKNOWN_SCHEMA_KEYS';
+export type WarningCode = 'CR_AUTH_OPEN' | 'CR_MEMORY_ONLY' | 'CR_UNSAFE_WRITES' | 'CR_SHORT_ACCESS_KEY' | 'CR_SHORT_JWT_SECRET' | 'CR_UNKNOWN_SCHEMA_KEYS';
 
 /** The `name` of every warning this library emits (`warning.name` in a `process.on('warning')` listener). */
 export const WARNING_TYPE = 'ContentRouterWarning';

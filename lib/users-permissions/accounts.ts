@@ -8,7 +8,8 @@ import { hashPassword, spendPasswordCheck, verifyPassword } from './passwords';
 import type { PluginDocuments } from './plugin-store';
 import type { RolesService } from './roles';
 import type { ResolvedUsersOptions } from './users-options';
-import { assertNoUnknownKeys, bodyObject, passwordsDoNotMatch, validateStrings, type StringRule } from './validate-body';
+import { AUTH_LIMITS, EMAIL_RULE, NEW_PASSWORD_RULE, tooLong, USERNAME_RULE } from './auth-limits';
+import { assertNoUnknownKeys, bodyObject, passwordsDoNotMatch, validateStrings } from './validate-body';
 
 type Row = Record<string, unknown>;
 
@@ -22,13 +23,13 @@ export interface AccountsContext {
   readonly logger: Logger;
 }
 
-/** Where the links of the e-mails point, from the request (`https://host/api/auth/email-confirmation`). */
+/** Where the links of the e-mails point, from the options (`auth.users.url`), never from the request. */
 export interface RequestUrls {
-  readonly emailConfirmation: string;
+  /** `<url>/auth/email-confirmation`, or undefined when `auth.users.url` is not set (no link can be made). */
+  readonly emailConfirmation: string | undefined;
 }
 
-/** The new password of register, reset and change (Strapi's `createPasswordSchema`: bcrypt reads 72 bytes). */
-const PASSWORD: StringRule = { required: true, maxBytes: 72 };
+const PASSWORD = NEW_PASSWORD_RULE;
 
 /** A user as the plugin answers it to `ability` (private attributes never; `role` when it may find roles). */
 async function sanitizedUser(ctx: AccountsContext, id: number, ability: Ability, populateRole = false): Promise<Row> {
@@ -38,6 +39,11 @@ async function sanitizedUser(ctx: AccountsContext, id: number, ability: Ability,
 /** `POST /auth/local`: e-mail (any case) or username, and password. Every failure reads the same. */
 export async function login(ctx: AccountsContext, body: unknown, ability: Ability): Promise<Row> {
   const { identifier, password } = validateStrings(body, { identifier: { required: true }, password: { required: true } });
+  // Too long to match any stored user or password: Strapi's answer for an unknown user, after the same bcrypt work.
+  if (tooLong(identifier, AUTH_LIMITS.name) || tooLong(password, AUTH_LIMITS.givenPassword)) {
+    await spendPasswordCheck(password!.slice(0, AUTH_LIMITS.givenPassword));
+    throw new ValidationError('Invalid identifier or password');
+  }
   // Plain strings only (validated above): an operator object can never reach the filter.
   const user = await ctx.users.rowWhere({ provider: 'local', $or: [{ email: identifier!.toLowerCase() }, { username: identifier! }] });
   const valid = user ? await verifyPassword(password!, user.password) : (await spendPasswordCheck(password!), false);
@@ -55,7 +61,7 @@ export async function register(ctx: AccountsContext, body: unknown, ability: Abi
   const allowed = ['username', 'password', 'email', ...options.allowedFields];
   const invalid = Object.keys(data).filter((k) => !allowed.includes(k));
   if (invalid.length > 0) throw new ValidationError(`Invalid parameters: ${invalid.join(', ')}`);
-  const { email, username, password } = validateStrings(data, { email: { required: true, email: true }, username: { required: true }, password: PASSWORD });
+  const { email, username, password } = validateStrings(data, { email: EMAIL_RULE, username: USERNAME_RULE, password: PASSWORD });
   const role = await ctx.roles.byType(options.defaultRole);
   if (!role) throw new ApplicationError('Impossible to find the default role');
   const lower = email!.toLowerCase();
@@ -80,6 +86,7 @@ export async function register(ctx: AccountsContext, body: unknown, ability: Abi
 
 /** Stores a new confirmation token of the user and sends it (Strapi's `sendConfirmationEmail`). */
 async function sendConfirmation(ctx: AccountsContext, id: number, urls: RequestUrls): Promise<void> {
+  if (urls.emailConfirmation === undefined) throw new Error('auth.users.url is not set: the confirmation link cannot be made (docs/users.md)');
   const row = await ctx.users.rowById(id);
   if (!row) return;
   const token = randomBytes(20).toString('hex');
@@ -94,7 +101,7 @@ export async function changePassword(ctx: AccountsContext, user: Row, body: unkn
   if (password !== passwordConfirmation) throw passwordsDoNotMatch(passwordConfirmation!);
   assertNoUnknownKeys(body, Object.keys(fields));
   const current = await ctx.users.rowById(user.id as number);
-  if (!current || !(await verifyPassword(currentPassword!, current.password))) {
+  if (!current || tooLong(currentPassword, AUTH_LIMITS.givenPassword) || !(await verifyPassword(currentPassword!, current.password))) {
     throw new ValidationError('The provided current password is invalid');
   }
   if (currentPassword === password) throw new ValidationError('Your new password must be different than your current password');
@@ -104,21 +111,24 @@ export async function changePassword(ctx: AccountsContext, user: Row, body: unkn
   return { jwt: ctx.jwt.issue({ id: current.id as number }), user: sanitized };
 }
 
-/** `POST /auth/forgot-password`: `{ ok: true }` whether the address exists or not. */
+/**
+ * `POST /auth/forgot-password`: `{ ok: true }` whether the address exists or not, after the same work on both
+ * paths, so that neither the answer nor its time tells: one lookup and a new token, answered at once; then, after
+ * the answer, the token is stored (on the user's row, or on a filter that matches no row for an unknown address)
+ * and the e-mail sent. The token is stored before the e-mail is sent, as Strapi does: an administrator can still
+ * make the link when the e-mail fails.
+ */
 export async function forgotPassword(ctx: AccountsContext, body: unknown): Promise<Row> {
-  const { email } = validateStrings(body, { email: { required: true, email: true } });
+  const { email } = validateStrings(body, { email: EMAIL_RULE });
   assertNoUnknownKeys(body, ['email']);
-  const user = await ctx.users.rowWhere({ email: email!.toLowerCase() });
-  if (!user || user.blocked === true) return { ok: true };
+  const found = await ctx.users.rowWhere({ email: email!.toLowerCase() });
+  const user = found && found.blocked !== true ? found : undefined;
   const token = randomBytes(64).toString('hex');
-  // Stored before sending, as Strapi does: an administrator can still make the link when the e-mail fails.
-  await ctx.users.update(user.documentId as string, { resetPasswordToken: token });
-  if (!ctx.mailer.configured) return { ok: true };
-  try {
-    await ctx.mailer.sendResetPassword(user.email as string, ctx.options.emailResetPassword ?? '', token);
-  } catch (error) {
-    ctx.logger.error(`users-permissions: the reset-password e-mail could not be sent: ${String(error)}`);
-  }
+  const store = async (): Promise<void> => {
+    await ctx.users.setWhere({ id: user ? (user.id as number) : -1 }, { resetPasswordToken: token });
+    if (user && ctx.mailer.configured) await ctx.mailer.sendResetPassword(user.email as string, ctx.options.emailResetPassword ?? '', token);
+  };
+  store().catch((error: unknown) => ctx.logger.error(`users-permissions: the reset-password token could not be stored or e-mailed: ${String(error)}`));
   return { ok: true };
 }
 
@@ -128,7 +138,7 @@ export async function resetPassword(ctx: AccountsContext, body: unknown, ability
   const { password, passwordConfirmation, code } = validateStrings(body, fields);
   if (password !== passwordConfirmation) throw passwordsDoNotMatch(passwordConfirmation!);
   assertNoUnknownKeys(body, Object.keys(fields));
-  const user = await ctx.users.rowWhere({ resetPasswordToken: code! });
+  const user = tooLong(code, AUTH_LIMITS.code) ? undefined : await ctx.users.rowWhere({ resetPasswordToken: code! });
   if (!user) throw new ValidationError('Incorrect code provided');
   ctx.users.check({ password }, 'update');
   await ctx.users.update(user.documentId as string, { resetPasswordToken: null, password: await hashPassword(password!) });
@@ -138,7 +148,7 @@ export async function resetPassword(ctx: AccountsContext, body: unknown, ability
 /** `GET /auth/email-confirmation?confirmation=<code>`: confirms and answers where to redirect. */
 export async function confirmEmail(ctx: AccountsContext, query: Record<string, unknown>): Promise<string> {
   const { confirmation } = validateStrings(query, { confirmation: { required: true } });
-  const user = await ctx.users.rowWhere({ confirmationToken: confirmation! });
+  const user = tooLong(confirmation, AUTH_LIMITS.code) ? undefined : await ctx.users.rowWhere({ confirmationToken: confirmation! });
   if (!user) throw new ValidationError('Invalid token');
   await ctx.users.update(user.documentId as string, { confirmed: true, confirmationToken: null });
   return ctx.options.emailConfirmationRedirection;
@@ -146,7 +156,7 @@ export async function confirmEmail(ctx: AccountsContext, query: Record<string, u
 
 /** `POST /auth/send-email-confirmation`. */
 export async function sendEmailConfirmation(ctx: AccountsContext, body: unknown, urls: RequestUrls): Promise<Row> {
-  const { email } = validateStrings(body, { email: { required: true, email: true } });
+  const { email } = validateStrings(body, { email: EMAIL_RULE });
   const user = await ctx.users.rowWhere({ email: email!.toLowerCase() });
   if (!user) return { email, sent: true };
   if (user.confirmed === true) throw new ApplicationError('Already confirmed');

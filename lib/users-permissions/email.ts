@@ -22,6 +22,13 @@ export interface Mailer {
 const fill = (template: string, values: Record<string, string>): string =>
   template.replace(/<%=\s*(\w+)\s*%>/g, (whole, key: string) => values[key] ?? whole);
 
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** A value as HTML text (lodash's `escape`): a link or code can never close a tag or an attribute. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
 /**
  * Sends the plugin's e-mails through the host's sender: a function `(email) => Promise`, or a nodemailer-style
  * transport (`transport.sendMail(email)`). Without one, nothing is sent and `configured` is false.
@@ -37,14 +44,14 @@ export function createMailer(options: { send?: UsersEmailSender; from?: string; 
     else await sender.sendMail(email);
   };
   const compose = (to: string, template: { subject: string; message: string }, values: Record<string, string>): UsersEmail => {
-    const body = fill(template.message, values);
+    const escaped = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, escapeHtml(v)]));
     return {
       to,
       ...(options?.from ? { from: options.from } : {}),
       ...(options?.replyTo ? { replyTo: options.replyTo } : {}),
       subject: template.subject,
-      text: body,
-      html: body,
+      text: fill(template.message, values),
+      html: fill(template.message, escaped),
     };
   };
   return {

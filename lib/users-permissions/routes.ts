@@ -7,7 +7,8 @@ import { getAbility, rawQueryString } from '../http/request-context';
 import { parseRawQuery } from '../query';
 import * as accounts from './accounts';
 import type { AccountsContext, RequestUrls } from './accounts';
-import { RateLimitError, rateLimitKey, type RateLimiter } from './rate-limit';
+import { limitRequest } from './limit-request';
+import type { RateLimiter } from './rate-limit';
 import { permissionsTree } from './role-actions';
 import type { Registry } from '../schema';
 import { countUsers, createUser, deleteUser, findUser, findUsers, pathId, updateUser } from './user-admin';
@@ -27,8 +28,8 @@ const UP = 'plugin::users-permissions';
 
 type Handler = (req: Request, res: Response, ability: Ability) => Promise<void>;
 
-/** Emails' links from the request: `<protocol>://<host><mount>/auth/email-confirmation`. */
-const urlsOf = (req: Request): RequestUrls => ({ emailConfirmation: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}/auth/email-confirmation` });
+/** E-mails' links from the options (`auth.users.url`), never from the request's `Host` header. */
+const urlsOf = (ctx: AccountsContext): RequestUrls => ({ emailConfirmation: ctx.options.url === null ? undefined : `${ctx.options.url}/auth/email-confirmation` });
 
 /** JSON, or 204 with no body for `null` (Koa's `ctx.body = null`, as Strapi answers an unknown user). */
 function send(res: Response, status: number, body: unknown): void {
@@ -46,8 +47,12 @@ export function usersRoutes(deps: UsersRoutesDeps, router: Router): void {
   const route = (action: string, fn: Handler, limited = false): RequestHandler => (req, res, next) => {
     const ability = getAbility(req);
     const run = async (): Promise<void> => {
+      // No cache keeps an answer of the auth routes: they carry JWTs and account state.
+      if (action.startsWith('auth.')) res.set('Cache-Control', 'no-store');
       if (!ability.can(`${UP}.${action}`)) throw new ForbiddenError();
-      if (limited && limiter && !(await limiter.hit(rateLimitKey(req.baseUrl + req.path, req.ip ?? '', req.body)))) throw new RateLimitError();
+      if (limited && limiter && ctx.options.ratelimit) {
+        await limitRequest(limiter, ctx.options.ratelimit.maxPerIp, { path: req.baseUrl + req.path, ip: req.ip ?? '', body: req.body }, res);
+      }
       // Bounded before the handler reads it (the limiter reads only a string `email`), so that it counts as a
       // validation error does: a body nested thousands of levels deep would overflow the stack of the validation
       // messages (yup's printValue); content bodies are bounded the same way (400).
@@ -74,12 +79,12 @@ export function usersRoutes(deps: UsersRoutesDeps, router: Router): void {
   };
 
   router.route('/auth/local').post(route('auth.callback', async (req, res, a) => send(res, 200, await accounts.login(ctx, req.body, a)), true)).all(methodNotAllowed(['POST']));
-  router.route('/auth/local/register').post(route('auth.register', async (req, res, a) => send(res, 200, await accounts.register(ctx, req.body, a, urlsOf(req))), true)).all(methodNotAllowed(['POST']));
+  router.route('/auth/local/register').post(route('auth.register', async (req, res, a) => send(res, 200, await accounts.register(ctx, req.body, a, urlsOf(ctx))), true)).all(methodNotAllowed(['POST']));
   router.route('/auth/forgot-password').post(route('auth.forgotPassword', async (req, res) => send(res, 200, await accounts.forgotPassword(ctx, req.body)), true)).all(methodNotAllowed(['POST']));
   router.route('/auth/reset-password').post(route('auth.resetPassword', async (req, res, a) => send(res, 200, await accounts.resetPassword(ctx, req.body, a)), true)).all(methodNotAllowed(['POST']));
   router.route('/auth/change-password').post(route('auth.changePassword', async (req, res, a) => send(res, 200, await accounts.changePassword(ctx, me(req), req.body, a)), true)).all(methodNotAllowed(['POST']));
   router.route('/auth/email-confirmation').get(route('auth.emailConfirmation', async (req, res) => res.redirect(await accounts.confirmEmail(ctx, parseRawQuery(rawQueryString(req)) as Record<string, unknown>)))).all(methodNotAllowed(['GET']));
-  router.route('/auth/send-email-confirmation').post(route('auth.sendEmailConfirmation', async (req, res) => send(res, 200, await accounts.sendEmailConfirmation(ctx, req.body, urlsOf(req))))).all(methodNotAllowed(['POST']));
+  router.route('/auth/send-email-confirmation').post(route('auth.sendEmailConfirmation', async (req, res) => send(res, 200, await accounts.sendEmailConfirmation(ctx, req.body, urlsOf(ctx))), true)).all(methodNotAllowed(['POST']));
 
   router.route('/users/count').get(route('user.count', async (req, res, a) => send(res, 200, await countUsers(ctx, rawQueryString(req), a)))).all(methodNotAllowed(['GET']));
   router.route('/users/me').get(route('user.me', async (req, res, a) => send(res, 200, await findUser(ctx, me(req).id as number, rawQueryString(req), a)))).all(methodNotAllowed(['GET']));

@@ -5,6 +5,7 @@ import type { Query } from '../query/types';
 import type { AccountsContext } from './accounts';
 import { hashPassword } from './passwords';
 import { bodyObject, validateStrings } from './validate-body';
+import { AUTH_LIMITS, EMAIL_RULE, USERNAME_RULE } from './auth-limits';
 
 type Row = Record<string, unknown>;
 
@@ -50,7 +51,7 @@ const withRole = (ctx: AccountsContext, id: number, ability: Ability): Promise<R
 /** `POST /users`: creates a user (role required), answered with its role. */
 export async function createUser(ctx: AccountsContext, body: unknown, ability: Ability): Promise<Row> {
   const data = bodyObject(body);
-  const { email, username, password } = validateStrings(data, { email: { required: true, email: true }, username: { required: true }, password: { required: true } });
+  const { email, username, password } = validateStrings(data, { email: EMAIL_RULE, username: USERNAME_RULE, password: { required: true } });
   if (data.role === undefined || data.role === null || data.role === '') {
     throw new ValidationError('role is a required field', { errors: [{ path: ['role'], message: 'role is a required field', name: 'ValidationError' }] });
   }
@@ -67,7 +68,7 @@ export async function updateUser(ctx: AccountsContext, id: number, body: unknown
   const current = await ctx.users.rowById(id);
   if (!current) throw new NotFoundError('User not found');
   const data = { ...bodyObject(body) };
-  const rules = { email: { email: true }, username: {}, password: {} };
+  const rules = { email: { email: true, max: AUTH_LIMITS.name }, username: { max: AUTH_LIMITS.name }, password: {} };
   validateStrings(Object.fromEntries(Object.keys(rules).filter((k) => data[k] !== undefined).map((k) => [k, data[k]])), rules);
   if (current.provider === 'local' && 'password' in data && !data.password) throw new ValidationError('password.notNull');
   if ('username' in data) {

@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import { ConfigurationError } from '../errors';
 import { ajvErrorMessage, pickAjvError } from '../errors/ajv-message';
+import { checkJwtSecret } from './jwt-secret-strength';
 
 /** One e-mail as the users-permissions plugin sends it (reset password, e-mail confirmation). */
 export interface UsersEmail {
@@ -55,8 +56,18 @@ export interface UsersOptions {
   };
   /** Extra body keys `POST /auth/local/register` accepts (Strapi's `register.allowedFields`). */
   register?: { allowedFields?: string[] };
-  /** Strapi's rate limit of the auth routes: `{ interval: 60000, max: 10 }` by default; `false` turns it off. */
-  ratelimit?: { interval?: number; max?: number } | false;
+  /**
+   * Strapi's rate limit of the auth routes: `{ interval: 60000, max: 10 }` by default; `false` turns it off.
+   * `maxPerIp` (default `5 * max`) also bounds the requests of one IP to register, forgot-password and
+   * send-email-confirmation whatever the address (their `max` counts per address and IP).
+   */
+  ratelimit?: { interval?: number; max?: number; maxPerIp?: number } | false;
+  /**
+   * The public URL where the router is mounted (Strapi's `server.url` plus the API prefix), e.g.
+   * `https://api.example.com/api`: the confirmation e-mail's link is `<url>/auth/email-confirmation`. Never taken
+   * from the request (its `Host` header is the caller's). Required with `advanced.emailConfirmation`.
+   */
+  url?: string;
   /** Sends the reset and confirmation e-mails. Without it they are not sent (see docs/users.md). */
   email?: { send?: UsersEmailSender; from?: string; replyTo?: string };
   /**
@@ -77,7 +88,9 @@ export interface ResolvedUsersOptions {
   readonly emailConfirmationRedirection: string;
   readonly emailResetPassword: string | null;
   readonly allowedFields: readonly string[];
-  readonly ratelimit: { readonly interval: number; readonly max: number } | false;
+  readonly ratelimit: { readonly interval: number; readonly max: number; readonly maxPerIp: number } | false;
+  /** `url` without a trailing slash, or null. */
+  readonly url: string | null;
   readonly email: UsersOptions['email'];
   readonly userAttributes: Readonly<Record<string, unknown>>;
 }
@@ -113,12 +126,17 @@ const schema = {
     register: { type: 'object', additionalProperties: false, properties: { allowedFields: { type: 'array', items: { type: 'string' } } } },
     ratelimit: {
       anyOf: [
-        { type: 'object', additionalProperties: false, properties: { interval: { type: 'integer', minimum: 1 }, max: { type: 'integer', minimum: 1 } } },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: { interval: { type: 'integer', minimum: 1 }, max: { type: 'integer', minimum: 1 }, maxPerIp: { type: 'integer', minimum: 1 } },
+        },
         { const: false },
       ],
     },
     email: { type: 'object', additionalProperties: false, properties: { send: {}, from: { type: 'string' }, replyTo: { type: 'string' } } },
     userSchema: { type: 'object', properties: { attributes: { type: 'object' } } },
+    url: { type: 'string', pattern: '^https?://[^\\s<>"\'`]+$' },
   },
 } as const;
 
@@ -149,6 +167,10 @@ export function resolveUsersOptions(given: unknown): ResolvedUsersOptions {
   if (o.advanced?.emailConfirmation === true && send === undefined) {
     throw invalid('auth.users.advanced.emailConfirmation needs auth.users.email.send: new users could never receive their confirmation code');
   }
+  if (o.advanced?.emailConfirmation === true && o.url === undefined) {
+    throw invalid('auth.users.advanced.emailConfirmation needs auth.users.url (e.g. "https://api.example.com/api"): the link of the confirmation e-mail is made from it, never from the request');
+  }
+  checkJwtSecret(o.jwtSecret);
   const defaultRole = o.advanced?.defaultRole ?? 'authenticated';
   if (defaultRole === 'public') throw invalid('auth.users.advanced.defaultRole cannot be "public"');
   return Object.freeze({
@@ -161,8 +183,15 @@ export function resolveUsersOptions(given: unknown): ResolvedUsersOptions {
     emailConfirmationRedirection: o.advanced?.emailConfirmationRedirection ?? '/',
     emailResetPassword: o.advanced?.emailResetPassword ?? null,
     allowedFields: o.register?.allowedFields ?? [],
-    ratelimit: o.ratelimit === false ? false : { interval: o.ratelimit?.interval ?? 60_000, max: o.ratelimit?.max ?? 10 },
+    ratelimit: o.ratelimit === false ? false : rateLimitOptions(o.ratelimit),
+    url: o.url === undefined ? null : o.url.replace(/\/+$/, ''),
     email: o.email,
     userAttributes: o.userSchema?.attributes ?? {},
   });
+}
+
+/** Strapi's defaults of the rate limit, and the per-IP window of the e-mail routes (`5 * max`). */
+function rateLimitOptions(given: { interval?: number; max?: number; maxPerIp?: number } | undefined): { interval: number; max: number; maxPerIp: number } {
+  const max = given?.max ?? 10;
+  return { interval: given?.interval ?? 60_000, max, maxPerIp: given?.maxPerIp ?? 5 * max };
 }

@@ -9,6 +9,8 @@ export interface StringRule {
   required?: boolean;
   email?: boolean;
   min?: number;
+  /** At most this many characters (yup's `max`): what may be stored or looked up is bounded before use. */
+  max?: number;
   /** At most this many UTF-8 bytes (bcrypt reads 72). */
   maxBytes?: number;
 }
@@ -38,6 +40,8 @@ function checkString(path: string, given: unknown, rule: StringRule): FieldError
     return rule.required ? error(`${path} is a required field`, false) : undefined;
   }
   const s = value as string;
+  // Before the e-mail test: a 500 KB "address" is refused without running a regular expression over it.
+  if (rule.max !== undefined && s.length > rule.max) return error(`${path} must be at most ${rule.max} characters`, false);
   if (rule.email && !EMAIL.test(s)) return error(`${path} must be a valid email`);
   if (rule.min !== undefined && s.length < rule.min) return error(`${path} must be at least ${rule.min} characters`);
   if (rule.maxBytes !== undefined && Buffer.byteLength(s, 'utf8') > rule.maxBytes) {

@@ -1,6 +1,6 @@
 import { fieldValidationError } from '../../../lib/errors';
 import { memoryEngine } from '../../../lib';
-import { createRateLimiter, rateLimitKey } from '../../../lib/users-permissions/rate-limit';
+import { createRateLimiter, rateLimitKey, rateLimitKeyText } from '../../../lib/users-permissions/rate-limit';
 import { validateStrings } from '../../../lib/users-permissions/validate-body';
 
 describe('rateLimitKey (Strapi\'s buildPrefixKey)', () => {
@@ -13,8 +13,17 @@ describe('rateLimitKey (Strapi\'s buildPrefixKey)', () => {
     ['/api/auth/local/register', { email: 'User@Example.com' }, 'user@example.com:/api/auth/local/register:1.2.3.4'],
     ['/api/auth/forgot-password', { email: { $ne: 1 } }, 'unknownIdentifier:/api/auth/forgot-password:1.2.3.4'],
     ['/api/auth/forgot-password', undefined, 'unknownIdentifier:/api/auth/forgot-password:1.2.3.4'],
+    ['/api/auth/forgot-password', { email: `${'a'.repeat(300)}@example.com` }, 'unknownIdentifier:/api/auth/forgot-password:1.2.3.4'],
+    ['/api/auth/send-email-confirmation', { email: 'not-an-address' }, 'unknownIdentifier:/api/auth/send-email-confirmation:1.2.3.4'],
   ])('%s %j -> %s', (path, body, key) => {
-    expect(rateLimitKey(path, '1.2.3.4', body)).toBe(key);
+    expect(rateLimitKeyText(path, '1.2.3.4', body)).toBe(key);
+  });
+
+  it('is stored as a hash of fixed size, whatever the body (a 512 KB "email" included)', () => {
+    const huge = { email: `${'x'.repeat(512 * 1024)}@example.com` };
+    const keys = [rateLimitKey('/api/auth/forgot-password', '1.2.3.4', huge), rateLimitKey('/api/auth/local/register', '1.2.3.4', { email: 'a@b.c' })];
+    for (const key of keys) expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(rateLimitKey('/api/auth/forgot-password', '1.2.3.4', huge)).toBe(rateLimitKey('/api/auth/forgot-password', '1.2.3.4', {}));
   });
 });
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import { createContentRouter, healthCheck, memoryEngine, serveUploads, type ContentRouter, type Engine, type WebhooksOptions } from '../../lib';
+import { jwtSecretFor } from './jwt-secret';
 import { loadBlogModel } from './model';
 import { seedDemo } from './seed';
 
@@ -38,6 +39,16 @@ export interface BlogAppOptions {
   webhookUrl?: string;
   /** Delivery settings of that webhook (tests: short timeouts). */
   webhookSettings?: Omit<WebhooksOptions, 'endpoints'>;
+  /**
+   * Where the JWT secret is kept when `JWT_SECRET` is not set (created on first start, mode 0600). Default:
+   * `jwt-secret` next to `dataFile`; without either, a fresh secret for this process (logins end with it).
+   */
+  jwtSecretFile?: string;
+  /**
+   * The public URL of the API (`auth.users.url`: the link of the confirmation e-mails). Default: `PUBLIC_URL`
+   * from the environment; none without it (confirmation e-mails are then refused).
+   */
+  publicUrl?: string;
 }
 
 /**
@@ -52,6 +63,8 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
   const uploadsDir = options.uploadsDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'content-router-uploads-'));
   const engine = options.engine ?? memoryEngine(options.dataFile ? { file: options.dataFile } : { ephemeral: true });
   const webhookUrl = options.webhookUrl ?? process.env.WEBHOOK_URL;
+  const strapiCompat = options.strapiCompat ?? process.env.STRAPI_COMPAT === '1';
+  const publicUrl = options.publicUrl ?? process.env.PUBLIC_URL;
   const router = createContentRouter({
     contentTypes: model.contentTypes,
     components: model.components,
@@ -61,14 +74,15 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
     auth: {
       public: { actions: model.permissions.public.actions },
       apiTokens: model.permissions.apiTokens.map((t) => ({ name: t.name, type: t.type, accessKey: t.accessKey })),
-      ...((options.strapiCompat ?? process.env.STRAPI_COMPAT === '1') ? { drafts: 'strapi' as const } : {}),
+      ...(strapiCompat ? { drafts: 'strapi' as const } : {}),
       // End users (register, log in, /users/me) with the Authenticated role's grants of permissions.json; the JWT
-      // secret comes from the environment in production (JWT_SECRET), the model's in the demo.
+      // secret is JWT_SECRET, or one generated and kept in the data folder (never the model's fixture secret).
       users: {
-        jwtSecret: process.env.JWT_SECRET ?? model.permissions.usersPermissions.jwtSecret,
+        jwtSecret: jwtSecretFor(process.env, options.jwtSecretFile ?? (options.dataFile ? path.join(path.dirname(options.dataFile), 'jwt-secret') : undefined)),
         jwt: model.permissions.usersPermissions.jwt,
-        roles: { authenticated: { actions: model.permissions.authenticated.actions } },
+        roles: { authenticated: { actions: authenticatedActions(model.permissions.authenticated.actions, strapiCompat) } },
         email: { send: logEmail },
+        ...(publicUrl ? { url: publicUrl } : {}),
       },
     },
     upload: { directory: uploadsDir },
@@ -93,9 +107,22 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
   return { app, router, started, close };
 }
 
-/** The demo's e-mail sender: reset and confirmation e-mails are written to the console (no mail server here). */
+/**
+ * The Authenticated role's grants: the model's, but `user.find` (every user's e-mail address, to anyone logged in)
+ * only in Strapi compatibility mode, where the users corpus was recorded with it.
+ */
+function authenticatedActions(actions: readonly string[], strapiCompat: boolean): string[] {
+  return strapiCompat ? [...actions] : actions.filter((action) => action !== 'plugin::users-permissions.user.find');
+}
+
+/**
+ * The demo's e-mail sender (no mail server here): under `NODE_ENV=development` the e-mails, reset and
+ * confirmation codes included, are written to the console; otherwise only that one was sent, to whom: a log
+ * is no place for live reset codes.
+ */
 async function logEmail(email: { to: string; subject: string; text: string }): Promise<void> {
-  if (process.env.NODE_ENV !== 'test') console.info(`[email] to ${email.to}: ${email.subject}\n${email.text}`);
+  if (process.env.NODE_ENV === 'development') console.info(`[email] to ${email.to}: ${email.subject}\n${email.text}`);
+  else if (process.env.NODE_ENV !== 'test') console.info(`[email] to ${email.to}: ${email.subject} (not shown: start with NODE_ENV=development to see e-mails)`);
 }
 
 /**

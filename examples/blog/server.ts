@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import path from 'node:path';
 import { answerClientErrors, ConfigurationError, memoryEngine, mongoEngine, type ContentRouter } from '../../lib';
 import { createBlogApp } from './app';
 import { mongoOptionsFromEnv } from './mongo-from-env';
@@ -10,18 +11,25 @@ import { mongoOptionsFromEnv } from './mongo-from-env';
  * `MONGODB_TRANSACTIONS=false` accepts a standalone MongoDB server). It listens at once; `/_health` says when the
  * storage engine serves. Uploaded
  * files go to `.data/uploads` (`UPLOADS_DIR`). `PORT` overrides the port; `SEED=false` starts empty;
- * `SNAPSHOT_BYTES` sets the embedded engine's journal size between snapshots (default 16 MiB). Ctrl-C and SIGTERM
+ * `SNAPSHOT_BYTES` sets the embedded engine's journal size between snapshots (default 16 MiB). Users' logins are
+ * signed with `JWT_SECRET`, or a secret generated on first start in `.data/jwt-secret` (next to `DATA_FILE`, mode
+ * 0600); `PUBLIC_URL` is the API's public URL in e-mail links (default http://localhost:<port>/api); e-mails are
+ * printed only under `NODE_ENV=development`. Ctrl-C and SIGTERM
  * stop taking connections, let the requests in flight finish and close the engine (a last snapshot written, the
  * journal emptied): see docs/production.md.
  */
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 1337);
   const mongo = mongoOptionsFromEnv(process.env); // MONGODB_URI, MONGODB_TRANSACTIONS=false for a standalone server
-  const engine = mongo ? mongoEngine(mongo) : memoryEngine({ file: process.env.DATA_FILE ?? '.data/content.db', snapshotBytes: snapshotBytes() });
+  const dataFile = process.env.DATA_FILE ?? '.data/content.db';
+  const engine = mongo ? mongoEngine(mongo) : memoryEngine({ file: dataFile, snapshotBytes: snapshotBytes() });
+  // Without JWT_SECRET, the users' JWT secret is generated on first start and kept next to the data (mode 0600).
+  const jwtSecretFile = path.join(path.dirname(dataFile), 'jwt-secret');
+  const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${port}/api`;
   const uploadsDir = process.env.UPLOADS_DIR ?? '.data/uploads';
   // Listen at once, as in production: while the engine starts, or is retried after a failed start (a database
   // started after the app), the API and /_health answer 503 with Retry-After instead of refusing connections.
-  const { app, router, started, close } = await createBlogApp({ seed: process.env.SEED !== 'false', engine, uploadsDir, listenFirst: true });
+  const { app, router, started, close } = await createBlogApp({ seed: process.env.SEED !== 'false', engine, uploadsDir, listenFirst: true, jwtSecretFile, publicUrl });
   const server = app.listen(port, () => {
     console.log(`content-router example: listening on http://localhost:${port}/api/articles (health: /_health)`);
   });

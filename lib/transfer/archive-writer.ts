@@ -34,7 +34,8 @@ export function createArchiveWriter(file: string, options: ArchiveWriteOptions =
   let stream: Readable = pack as unknown as Readable;
   if (options.gzip !== false) stream = stream.pipe(createGzip());
   if (options.key !== undefined) stream = stream.pipe(createEncryptStream(options.key));
-  const out: Writable = createWriteStream(file);
+  // Owner-only (0600): an export holds every row, users' bcrypt hashes and reset tokens included.
+  const out: Writable = createWriteStream(file, { mode: 0o600 });
   let failure: Error | undefined;
   const done = new Promise<void>((resolve, reject) => {
     const fail = (error: Error) => {

@@ -1,4 +1,4 @@
-import { CONTENT_TYPE_ACTIONS, I18N_LIST_LOCALES, UPLOAD_ACTIONS, UPLOAD_CONTENT_API } from '../auth/check-actions';
+import { I18N_LIST_LOCALES, UPLOAD_CONTENT_API } from '../auth/check-actions';
 import { ValidationError } from '../errors';
 import type { Registry } from '../schema';
 
@@ -27,18 +27,38 @@ export interface ActionState {
 /** Strapi's permissions tree: `{ 'api::article': { controllers: { article: { find: { enabled, policy } } } } }`. */
 export type PermissionsTree = Record<string, { controllers: Record<string, Record<string, ActionState>> }>;
 
-/** Every action a role may be granted here, as `type.controller.action` strings (Strapi's `getActions()`). */
-export function allActions(registry: Registry): string[] {
+/** The actions of a content type's core controller that Strapi lists (`findDrafts` is this library's own). */
+const STRAPI_TYPE_ACTIONS = { collectionType: ['find', 'findOne', 'create', 'update', 'delete'], singleType: ['find', 'update', 'delete'] } as const;
+
+/**
+ * The upload plugin's Content API controller, as Strapi lists it: every method of `content-api`. `POST /upload`
+ * checks `upload` (in Strapi too); `updateFileInfo`, `replaceFile` and `uploadFiles` are listed and may be
+ * switched on, and grant nothing by themselves.
+ */
+const STRAPI_UPLOAD_ACTIONS: readonly string[] = ['find', 'findOne', 'destroy', 'updateFileInfo', 'replaceFile', 'uploadFiles', 'upload'];
+
+/**
+ * The actions of Strapi's `getActions()` (the content-api actions of every controller), in its order, plus
+ * `<type>.findDrafts` for the types whose uid is in `drafts` (the role has it): `findDrafts` is not a Strapi action,
+ * it shows where it is granted, so that a client that reads a role, changes it and writes it back keeps it.
+ */
+function listedActions(registry: Registry, drafts: ReadonlySet<string>): string[] {
   const out: string[] = [];
   for (const ct of registry.contentTypes.values()) {
     if (ct.internal) continue;
-    const actions = ct.kind === 'singleType' ? ['find', 'update', 'delete', 'findDrafts'] : CONTENT_TYPE_ACTIONS;
-    for (const a of actions) out.push(`${ct.uid}.${a}`);
+    for (const a of STRAPI_TYPE_ACTIONS[ct.kind === 'singleType' ? 'singleType' : 'collectionType']) out.push(`${ct.uid}.${a}`);
+    if (drafts.has(ct.uid)) out.push(`${ct.uid}.findDrafts`);
   }
-  for (const a of UPLOAD_ACTIONS) out.push(`${UPLOAD_CONTENT_API}.${a}`);
+  for (const a of STRAPI_UPLOAD_ACTIONS) out.push(`${UPLOAD_CONTENT_API}.${a}`);
   out.push(I18N_LIST_LOCALES);
   for (const [controller, actions] of Object.entries(USERS_PERMISSIONS_ACTIONS)) for (const a of actions) out.push(`${UP}.${controller}.${a}`);
   return out;
+}
+
+/** Every action a role may be granted here, as `type.controller.action` strings: Strapi's, and `findDrafts` of every type. */
+export function allActions(registry: Registry): string[] {
+  const types = [...registry.contentTypes.values()].filter((ct) => !ct.internal).map((ct) => ct.uid);
+  return listedActions(registry, new Set(types));
 }
 
 /** `api::article.article.find` -> ['api::article', 'article', 'find'] (Strapi splits on the dots). */
@@ -47,11 +67,15 @@ function split(action: string): [string, string, string] {
   return [type, controller, name];
 }
 
-/** The tree of every action, those in `granted` enabled (the `permissions` of `GET /users-permissions/roles/:id`). */
+/**
+ * The tree of Strapi's actions, those in `granted` enabled (the `permissions` of `GET /users-permissions/roles/:id`,
+ * and of `GET /users-permissions/permissions` with none): a type's `findDrafts` is listed only where granted.
+ */
 export function permissionsTree(registry: Registry, granted: readonly string[]): PermissionsTree {
   const tree: PermissionsTree = {};
   const enabled = new Set(granted);
-  for (const action of allActions(registry)) {
+  const drafts = new Set(granted.filter((a) => a.endsWith('.findDrafts')).map((a) => a.slice(0, -'.findDrafts'.length)));
+  for (const action of listedActions(registry, drafts)) {
     const [type, controller, name] = split(action);
     const controllers = (tree[type] ??= { controllers: {} }).controllers;
     (controllers[controller] ??= {})[name] = { enabled: enabled.has(action), policy: '' };

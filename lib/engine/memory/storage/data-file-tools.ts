@@ -3,7 +3,7 @@ import type { Row } from '../../types';
 import { FileLock } from './file-lock';
 import { decodeRecords, replayRecord, type JournalRecord } from './journal-record';
 import { MemoryCollection } from './memory-collection';
-import { readSnapshot, writeSnapshot } from './snapshot-file';
+import { PRIVATE_FILE_MODE, readSnapshot, writeSnapshot } from './snapshot-file';
 
 /** What `verifyDataFile` found: enough to decide whether to repair, restore a backup, or carry on. */
 export interface DataFileReport {
@@ -97,7 +97,7 @@ export async function repairDataFile(file: string): Promise<{ before: DataFileRe
     if (before.journal.tornBytes > 0) done.push(`dropped the journal's torn tail (${before.journal.tornBytes} bytes, never acknowledged)`);
     const seq = loaded.records[loaded.records.length - 1]?.seq ?? loaded.snapshotSeq;
     await writeSnapshot(file, seq, imageOf(loaded));
-    const journal = await open(`${file}.journal`, 'a+');
+    const journal = await open(`${file}.journal`, 'a+', PRIVATE_FILE_MODE);
     try {
       await journal.truncate(0);
       await journal.sync();

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { Row } from '../../types';
 import { FileLock } from './file-lock';
 import { decodeRecords, encodeRecord, type JournalOp, type JournalRecord } from './journal-record';
-import { readSnapshot, syncDirectory, writeSnapshot } from './snapshot-file';
+import { PRIVATE_FILE_MODE, readSnapshot, syncDirectory, writeSnapshot } from './snapshot-file';
 
 /** What a durable file held at start: the snapshot's collections and the journal records after it. */
 export interface LoadedState {
@@ -61,7 +61,7 @@ export class DurableFile {
       throw error;
     });
     const { records, validBytes } = decodeRecords(buffer);
-    const handle = await open(journalPath, 'a+');
+    const handle = await open(journalPath, 'a+', PRIVATE_FILE_MODE);
     if (validBytes < buffer.length) {
       await handle.truncate(validBytes);
       await handle.sync();
@@ -143,7 +143,7 @@ export class DurableFile {
     // The new journal is written through the handle that commits use next: once renamed, it IS the journal.
     const journalPath = `${this.path}.journal`;
     await rm(`${journalPath}.tmp`, { force: true });
-    const next = await open(`${journalPath}.tmp`, 'a+');
+    const next = await open(`${journalPath}.tmp`, 'a+', PRIVATE_FILE_MODE);
     try {
       await next.write(tail);
       await next.sync();

@@ -6,6 +6,12 @@ const FORMAT = 'content-router-memory-snapshot';
 const VERSION = 1;
 const ROWS_PER_LINE = 1000;
 
+/**
+ * The mode of every file the engine creates (snapshot, journal, their temporary files): read and written by the
+ * owner only. They hold every stored row, users' bcrypt hashes and live reset tokens included.
+ */
+export const PRIVATE_FILE_MODE = 0o600;
+
 /** What a snapshot holds: every collection's rows in natural order and the last journal record it includes. */
 export interface SnapshotState {
   seq: number;
@@ -18,7 +24,7 @@ export interface SnapshotState {
  */
 export async function writeSnapshot(path: string, seq: number, collections: Iterable<[string, readonly Row[]]>): Promise<void> {
   const tmp = `${path}.tmp`;
-  const handle = await open(tmp, 'w');
+  const handle = await open(tmp, 'w', PRIVATE_FILE_MODE);
   try {
     let lines = 0;
     await handle.write(`${JSON.stringify({ format: FORMAT, version: VERSION, seq })}\n`);

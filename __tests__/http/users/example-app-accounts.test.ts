@@ -65,17 +65,15 @@ describe('examples/blog: accounts', () => {
         await second.close();
       }
     });
-  });
-
-  it('signs with JWT_SECRET when it is set', async () => {
-    const secret = 'an-example-secret-of-at-least-32-bytes!';
-    await withEnv({ JWT_SECRET: secret }, async () => {
-      const blog = await createBlogApp({ seed: false, engine: testEngine(), uploadsDir: dir });
+    // JWT_SECRET, when set, is the secret: the kept one is not used.
+    const given = 'an-example-secret-of-at-least-32-bytes!';
+    await withEnv({ JWT_SECRET: given }, async () => {
+      const third = await createBlogApp({ seed: false, engine: testEngine(), uploadsDir: path.join(dir, 'uploads'), jwtSecretFile: path.join(dir, 'data', 'jwt-secret') });
       try {
-        const res = await register(blog.app, 'bob');
-        expect(jwt.verify(res.body.jwt as string, secret)).toMatchObject({ id: res.body.user.id });
+        const bob = await register(third.app, 'bob');
+        expect(jwt.verify(bob.body.jwt as string, given)).toMatchObject({ id: bob.body.user.id });
       } finally {
-        await blog.close();
+        await third.close();
       }
     });
   });

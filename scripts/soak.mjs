@@ -10,6 +10,7 @@
 //     lost write, failed restart or stalled round fails.
 // Exits non-zero on the first failure, with the server's log.
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -62,12 +63,15 @@ const started = Date.now();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cr-soak-'));
 const dataFile = path.join(dir, 'data', 'content.db');
 const port = await freePort();
+const jwtSecret = crypto.randomBytes(32).toString('base64');
 const base = `http://127.0.0.1:${port}`;
 const logFile = path.join(dir, 'server.log');
 const log = fs.openSync(logFile, 'a');
 const server = spawn(process.execPath, [tsNode, '--transpile-only', 'examples/blog/server.ts'], {
   cwd: repo,
-  env: { ...process.env, PORT: String(port), SEED: 'false', STRAPI_COMPAT: '1', DATA_FILE: dataFile, UPLOADS_DIR: path.join(dir, 'uploads'), SNAPSHOT_BYTES: String(snapshotBytes) },
+  // A JWT secret of this run (the example app no longer signs with the model's fixture secret), given to the fuzzer
+  // too so that it can sign its forged-but-valid tokens; NODE_ENV=development prints the reset codes it reads back.
+  env: { ...process.env, PORT: String(port), SEED: 'false', STRAPI_COMPAT: '1', DATA_FILE: dataFile, UPLOADS_DIR: path.join(dir, 'uploads'), SNAPSHOT_BYTES: String(snapshotBytes), JWT_SECRET: jwtSecret, NODE_ENV: 'development' },
   stdio: ['ignore', log, log],
 });
 const serverLog = () => fs.readFileSync(logFile, 'utf8');
@@ -89,7 +93,7 @@ const cases = JSON.parse(fs.readFileSync(path.join(repo, '__tests__/conformance/
 if (!fs.existsSync(index) || JSON.parse(fs.readFileSync(index, 'utf8')).length !== cases.length) fail(`the corpus replay did not replay the ${cases.length} cases`, serverLog());
 
 const fuzzed = (await run(
-  [path.join(shared, 'tools/fuzz.mjs'), '--base', base, '--full-token', token('full-access'), '--readonly-token', token('read-only'), '--n', String(fuzzN), '--seed', String(seed), '--out', path.join(dir, 'fuzz.json'), '--server-log', logFile, '--strict'],
+  [path.join(shared, 'tools/fuzz.mjs'), '--base', base, '--full-token', token('full-access'), '--readonly-token', token('read-only'), '--n', String(fuzzN), '--seed', String(seed), '--out', path.join(dir, 'fuzz.json'), '--server-log', logFile, '--jwt-secret', jwtSecret, '--strict'],
   { TOOLS_DIR: repo },
 )).code;
 if (fuzzed !== 0) fail(`fuzz.mjs exited ${fuzzed} (report: ${path.join(dir, 'fuzz.json')})`, serverLog());

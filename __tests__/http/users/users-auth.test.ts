@@ -81,6 +81,14 @@ describe('users-permissions: logging in and JWTs', () => {
     }
   });
 
+  it('answers every wrong type of a register body at once, in the order of Strapi\'s yup schema', async () => {
+    const res = await request(t.app).post('/api/auth/local/register').send({ password: { b: 2 }, username: ['u'], email: { a: 1 } });
+    expectStrapiError(res, 400, 'ValidationError', '3 errors occurred');
+    const errors = res.body.error.details.errors as { path: string[]; message: string; value: unknown }[];
+    expect(errors.map((e) => [e.path, e.value])).toEqual([[['email'], { a: 1 }], [['username'], ['u']], [['password'], { b: 2 }]]);
+    expect(errors.map((e) => e.message.split(' ').slice(0, 6).join(' '))).toEqual(['email must be a `string` type,', 'username must be a `string` type,', 'password must be a `string` type,']);
+  });
+
   it('answers bodies nested 20,000 levels deep with a 400 on every auth route, never a 500 (found by the fuzzer)', async () => {
     const deep = (levels: number): string => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
     const { app } = await createUsersApp({ ratelimit: false }); // this file's other logins count in the shared limit

@@ -61,6 +61,16 @@ describe('users-permissions: e-mails', () => {
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
   });
 
+  it('sends no confirmation e-mail without auth.users.url (400), rather than a link made from the request', async () => {
+    const mails: Sent[] = [];
+    const bare = await createUsersApp({ email: { send: async (e) => void mails.push(e) } });
+    expect((await request(bare.app).post('/api/users').set(bearer(FULL)).send({ username: 'olga', email: 'olga@example.com', password: 'Olga-pass-1', role: 1 })).status).toBe(201);
+    const res = await request(bare.app).post('/api/auth/send-email-confirmation').set('Host', 'attacker.example').send({ email: 'olga@example.com' });
+    expectStrapiError(res, 400, 'ApplicationError');
+    expect(res.body.error.message).toMatch(/auth\.users\.url/);
+    expect(mails).toHaveLength(0);
+  });
+
   it('refuses emailConfirmation without auth.users.url at start-up', () => {
     const build = () =>
       createContentRouter({ contentTypes: [], engine: memoryEngine({ ephemeral: true }), logger: false, auth: { users: { jwtSecret: 'x'.repeat(32), advanced: { emailConfirmation: true }, email: { send: async () => undefined } } } });

@@ -43,6 +43,28 @@ describe('createRateLimiter', () => {
   });
 });
 
+describe('createRateLimiter: no write but its own window per request', () => {
+  it('reopens an expired window in place, sweeps other expired windows at most once per interval, and says when a window ends', async () => {
+    const engine = memoryEngine({ ephemeral: true });
+    const deletes: unknown[] = [];
+    const counted = new Proxy(engine, {
+      get: (target, key, receiver) => (key === 'deleteMany' ? (...args: Parameters<typeof engine.deleteMany>) => (deletes.push(args[1]), target.deleteMany(...args)) : Reflect.get(target, key, receiver)),
+    });
+    let now = 1_000;
+    const limiter = createRateLimiter(counted, { interval: 100, max: 1 }, () => now);
+    for (const key of ['a', 'b', 'c', 'd']) expect(await limiter.take(key)).toEqual({ allowed: true, resetAt: 1_100 });
+    expect(deletes).toHaveLength(1); // four new windows, one sweep
+    now = 1_050;
+    expect(await limiter.take('a')).toEqual({ allowed: false, resetAt: 1_100 });
+    expect(await limiter.take('a', 2)).toEqual({ allowed: false, resetAt: 1_100 }); // a third request, against a max of 2
+    now = 1_120;
+    expect(await limiter.take('a')).toEqual({ allowed: true, resetAt: 1_220 }); // reopened in place
+    expect(deletes).toHaveLength(2); // the next sweep, an interval later
+    expect(await engine.count('up_rate_limits', {})).toBe(1);
+    await engine.close();
+  });
+});
+
 describe('validateStrings (the plugin\'s yup messages)', () => {
   const capture = (fn: () => unknown): unknown => {
     try {

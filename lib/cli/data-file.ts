@@ -8,11 +8,12 @@ export const DATA_FILE_USAGE = `usage: content-router verify <data-file> [--json
 The embedded engine's data file (memoryEngine({ file }): the snapshot <data-file> and its journal
 <data-file>.journal; docs/production.md):
   verify   report what the file holds and what is wrong, changing nothing (safe while the app runs);
-           exit 0 when it loads whole, 1 otherwise
+           exit 0 when it loads whole, 1 otherwise (also when neither <data-file> nor its journal exists)
   repair   cut a torn journal tail off and compact the file (the app must be stopped: the file's lock is taken);
            duplicate keys and a damaged snapshot are reported, not repaired: restore a backup
-  backup   write a consistent copy of the state to <backup-file> (safe while the app runs); restore it by
-           copying it over <data-file> and deleting <data-file>.journal while the app is stopped`;
+  backup   write a consistent copy of the state to <backup-file>, its folder created if missing (safe while
+           the app runs); restore it by copying it over <data-file> and deleting <data-file>.journal while the
+           app is stopped`;
 
 /** Where the commands write (the process's by default; tests pass their own). */
 export interface DataFileIo {

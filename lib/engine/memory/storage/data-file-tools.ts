@@ -1,4 +1,5 @@
-import { open, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Row } from '../../types';
 import { FileLock } from './file-lock';
 import { decodeRecords, replayRecord, type JournalRecord } from './journal-record';
@@ -33,12 +34,17 @@ interface LoadedFile {
  * Reads a durable memory engine's files (`file`, `file.journal`) WITHOUT the lock and without changing them, and
  * reports what they hold and what is wrong: a damaged snapshot, a torn journal tail, a gap between the snapshot
  * and the journal, rows that share an `_id`, an `id` or a version (documentId, locale, status), as two processes
- * writing one file leave. Safe on a file a running app holds (what it reads is a moment of it).
+ * writing one file leave. Safe on a file a running app holds (what it reads is a moment of it). A path where
+ * neither the file nor its journal exists is a problem too (a mistyped path is not an empty store).
  *
  * @example
  * const report = await verifyDataFile('./data/content.db'); // { ok: true, collections: { articles: 149, ... } }
  */
 export async function verifyDataFile(file: string): Promise<DataFileReport> {
+  if (!(await dataFileExists(file))) {
+    const journal = { bytes: 0, records: 0, validBytes: 0, tornBytes: 0, firstSeq: null, lastSeq: null };
+    return { file, ok: false, snapshot: null, journal, collections: {}, problems: [noDataFile(file)] };
+  }
   const problems: string[] = [];
   let loaded: LoadedFile | null = null;
   try {
@@ -87,6 +93,7 @@ export async function verifyDataFile(file: string): Promise<DataFileReport> {
  * const { before, done } = await repairDataFile('./data/content.db');
  */
 export async function repairDataFile(file: string): Promise<{ before: DataFileReport; done: string[] }> {
+  if (!(await dataFileExists(file))) throw new Error(noDataFile(file));
   const lock = await FileLock.take(file);
   try {
     const before = await verifyDataFile(file);
@@ -122,6 +129,8 @@ export async function repairDataFile(file: string): Promise<{ before: DataFileRe
  * await backupDataFile('./data/content.db', './backups/content-2026-11-25.db');
  */
 export async function backupDataFile(file: string, out: string): Promise<{ seq: number; collections: Record<string, number> }> {
+  if (!(await dataFileExists(file))) throw new Error(noDataFile(file));
+  await mkdir(dirname(out), { recursive: true }); // as memoryEngine({ file }) and engine.backup() create theirs
   for (let attempt = 0; attempt < 5; attempt++) {
     const loaded = await loadFile(file);
     // A snapshot written meanwhile may have emptied the journal of records the snapshot read lacks: read again.
@@ -131,6 +140,23 @@ export async function backupDataFile(file: string, out: string): Promise<{ seq: 
     return { seq, collections: Object.fromEntries([...loaded.collections].map(([name, col]) => [name, col.all().length])) };
   }
   throw new Error(`backup: ${file} changed under every read (snapshots in a row); try again`);
+}
+
+/** Whether `file` or its journal exists: a mistyped path has neither (and must not pass for an empty store). */
+async function dataFileExists(file: string): Promise<boolean> {
+  const exists = (path: string): Promise<boolean> =>
+    stat(path).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return false;
+        throw error;
+      },
+    );
+  return (await exists(file)) || (await exists(`${file}.journal`));
+}
+
+function noDataFile(file: string): string {
+  return `no data file at ${file}: neither it nor ${file}.journal exists (check the path; memoryEngine({ file }) creates them at its first start)`;
 }
 
 async function loadFile(file: string): Promise<LoadedFile> {

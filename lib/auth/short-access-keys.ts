@@ -40,7 +40,8 @@ export function warnShortAccessKeys(tokens: readonly ApiTokenOption[]): void {
   const message =
     `auth.apiTokens: the access key of ${list} is shorter than the ${STRAPI_ACCESS_KEY_LENGTH} hex characters Strapi ` +
     'generates (128 random bytes), and a short or chosen key can be guessed. Generate keys with ' +
-    '`npx content-router hash-token --generate` and configure their hash (see docs/security.md).';
+    '`npx content-router hash-token --generate` (with `--salt` or API_TOKEN_SALT set to auth.salt, it prints their ' +
+    'hash too: configure the hash rather than the key; see docs/security.md).';
   if (reported.has(message)) return;
   reported.add(message);
   emitWarning('CR_SHORT_ACCESS_KEY', message);

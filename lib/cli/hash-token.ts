@@ -11,7 +11,12 @@ auth.apiTokens[].hash with the same salt as auth.salt (docs/security.md).
   --salt        the HMAC key (Strapi's API_TOKEN_SALT); default: the API_TOKEN_SALT environment variable
   <access-key>  the key to hash; read from stdin when absent (better: an argument stays in the shell history)
   --generate    generate a new access key as Strapi does (${STRAPI_ACCESS_KEY_LENGTH} hex characters): prints the key,
-                then its hash, one per line`;
+                then its hash, one per line; without a salt, the key only`;
+
+const NO_SALT_NOTE =
+  'this is a new access key (no salt given, so no hash). Configure it as auth.apiTokens[].accessKey (from an environment ' +
+  'variable, not in the code), or better its hash: run again with --salt <salt> or API_TOKEN_SALT set (auth.salt), ' +
+  'or hash this key: content-router hash-token --salt <salt> <key>';
 
 /** Where the command reads and writes (the process's by default; tests pass their own). */
 export interface HashTokenIo {
@@ -33,7 +38,7 @@ const processIo = (): HashTokenIo => ({
 
 /**
  * `content-router hash-token`: hashes an access key (argument or stdin) with `--salt` or `API_TOKEN_SALT`, or
- * generates a new key and its hash (`--generate`). Returns the exit code: 0, or 1 with the reason on stderr.
+ * generates a new key and its hash (`--generate`; the key alone when no salt is given). Returns the exit code: 0, or 1 with the reason on stderr.
  *
  * @example
  * // printf '%s' "$TOKEN" | API_TOKEN_SALT=... npx content-router hash-token
@@ -53,13 +58,20 @@ export function runHashToken(argv: readonly string[], io: HashTokenIo = processI
     if (positionals.length > 1) throw new Error('give one access key at most');
     if (values.generate && positionals.length > 0) throw new Error('--generate makes a new key: give no access key with it');
     const salt = values.salt ?? io.env.API_TOKEN_SALT;
-    if (salt === undefined) throw new Error('no salt: give --salt <salt> or set API_TOKEN_SALT (the auth.salt of your configuration)');
     if (values.generate) {
       const accessKey = generateAccessKey();
+      if (salt === undefined) {
+        // The key alone: a project configured with plain access keys has no salt (and the CR_SHORT_ACCESS_KEY
+        // warning sends its owner here as it is).
+        io.stdout(`${accessKey}\n`);
+        io.stderr(`content-router hash-token: ${NO_SALT_NOTE}\n`);
+        return 0;
+      }
       io.stdout(`${accessKey}\n${hashAccessKey(accessKey, salt)}\n`);
       io.stderr('content-router hash-token: line 1 is the new access key (give it to the client; keep it nowhere on the server), line 2 its hash (auth.apiTokens[].hash)\n');
       return 0;
     }
+    if (salt === undefined) throw new Error('no salt: give --salt <salt> or set API_TOKEN_SALT (the auth.salt of your configuration)');
     const accessKey = positionals[0] ?? readKey(io);
     checkKey(accessKey);
     io.stdout(`${hashAccessKey(accessKey, salt)}\n`);

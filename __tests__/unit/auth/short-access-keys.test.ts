@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import path from 'node:path';
 import { createAuth, hashAccessKey } from '../../../lib/auth';
 import { generateAccessKey, STRAPI_ACCESS_KEY_LENGTH } from '../../../lib/auth/short-access-keys';
 import { registry } from './fixtures';
@@ -55,6 +58,21 @@ describe('CR_SHORT_ACCESS_KEY', () => {
     expect(warnings[0]).toContain('npx content-router hash-token --generate');
     expect(warnings[0]).not.toContain('long-enough');
     expect(warnings[0]).not.toContain('changeme');
+  });
+
+  it('gives advice that works as written: its command, in a shell without a salt, prints a new key (and with one, its hash)', () => {
+    const [warning] = shortKeyWarnings(() => createAuth({ apiTokens: [{ name: 'advice-short', type: 'read-only', accessKey: 'short' }] }, registry));
+    const command = /`npx content-router ([^`]+)`/.exec(warning!)?.[1];
+    expect(command).toBe('hash-token --generate');
+    const cli = (args: string[], env: NodeJS.ProcessEnv) =>
+      spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'lib/cli.ts', ...args], { cwd: path.join(__dirname, '..', '..', '..'), encoding: 'utf8', env });
+    const { API_TOKEN_SALT: _salt, ...noSalt } = process.env;
+    const bare = cli(command!.split(' '), noSalt);
+    expect({ status: bare.status, stdout: bare.stdout }).toEqual({ status: 0, stdout: expect.stringMatching(/^[0-9a-f]{256}\n$/) });
+    const salted = cli(command!.split(' '), { ...noSalt, API_TOKEN_SALT: 'advice-salt' });
+    const [key, hash] = salted.stdout.split('\n');
+    expect(salted.status).toBe(0);
+    expect(hash).toBe(createHmac('sha512', 'advice-salt').update(key!).digest('hex'));
   });
 
   it('says nothing for keys of Strapi length, tokens given as a hash, or no tokens', () => {

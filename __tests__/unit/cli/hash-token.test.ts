@@ -66,6 +66,15 @@ describe('content-router hash-token', () => {
     expect(run(['--generate', '--salt', SALT]).stdout).not.toContain(key!);
   });
 
+  it('--generate without a salt prints the new key only, and says on stderr how to get its hash', () => {
+    const r = run(['--generate']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^[0-9a-f]{256}\n$/);
+    expect(r.stderr).toContain('no salt given, so no hash');
+    expect(r.stderr).toContain('--salt <salt> or API_TOKEN_SALT');
+    expect(r.stderr).not.toContain('usage:');
+  });
+
   it.each<[string, string[], { stdin?: string; env?: NodeJS.ProcessEnv }, string]>([
     ['no salt', ['k'], {}, 'no salt: give --salt <salt> or set API_TOKEN_SALT'],
     ['an empty salt', ['--salt', '', 'k'], {}, 'CR_INVALID_HASH_INPUT: hashAccessKey(accessKey, salt): the salt must be a non-empty string'],

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -121,5 +121,25 @@ describe('the example app', () => {
     expect(server.stderr).toContain('content-router example: CR_MISSING_DEPENDENCY: mongoEngine() needs mongoose');
     expect(server.stderr).toContain('npm install mongoose');
     expect(server.stdout).not.toContain('listening');
+  }, 120_000);
+  it('with its port in use: exits at once with code 1 and the port in the message, never "listening", the store untouched', async () => {
+    const blocker = net.createServer();
+    const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as net.AddressInfo).port)));
+    const data = await mkdtemp(path.join(dir, 'port-in-use-'));
+    try {
+      const server = new ExampleServer({ PORT: String(port), DATA_FILE: path.join(data, 'content.db'), UPLOADS_DIR: path.join(data, 'uploads') });
+      expect(await server.exited).toBe(1);
+      expect(server.stderr).toContain(`content-router example: cannot listen on port ${port}: another program is listening on it`);
+      expect(server.stdout).not.toMatch(/listening|ready/);
+      expect(await readdir(data)).toEqual([]);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  }, 120_000);
+
+  it('refuses a PORT that is not a port', async () => {
+    const server = new ExampleServer({ PORT: '13x7', DATA_FILE: path.join(dir, 'never.db') });
+    expect(await server.exited).toBe(1);
+    expect(server.stderr).toContain('PORT must be a whole number from 0 to 65535, not "13x7"');
   }, 120_000);
 });

@@ -2,13 +2,24 @@
 // repo's example API (`npm start` of the repo: http://localhost:1337/api, data in the repo's .data/) and the Vite
 // dev server of the admin (http://localhost:5173), which forwards /api and /uploads to the API. Ctrl-C stops both.
 // PORT moves the API (the dev server follows); ADMIN_PORT moves the admin.
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';
 import { startExampleApi } from './example-api.mjs';
 
 const adminRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const api = startExampleApi({ port: Number(process.env.PORT ?? 1337) });
+const port = Number(process.env.PORT ?? 1337);
+// A port in use would leave the admin talking to whatever program holds it: stop here, naming the port.
+await new Promise((resolve) => {
+  const probe = net.createServer();
+  probe.once('error', (error) => {
+    console.error(`content-router admin: cannot start the example API on port ${port}: ${error.code === 'EADDRINUSE' ? 'another program is listening on it. Stop it, or choose another port: PORT=<port> npm run admin' : error.message}`);
+    process.exit(1);
+  });
+  probe.listen(port, () => probe.close(resolve));
+});
+const api = startExampleApi({ port });
 
 let stopping = false;
 const stop = (code) => {
@@ -19,7 +30,7 @@ const stop = (code) => {
 };
 api.child.on('exit', (code) => {
   if (!stopping) {
-    console.error(`The example API stopped (exit code ${code}). Did you run npm install at the repo root?`);
+    console.error(`The example API stopped (exit code ${code}): its own message above says why (a missing package: npm install at the repo root).`);
     stop(code ?? 1);
   }
 });

@@ -1,38 +1,86 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { generateTypes, type ComponentSchema, type ContentTypeSchema } from '../../lib';
+import { generateTypes, memoryEngine, type ComponentSchema, type ContentTypeSchema } from '../../lib';
 
 /**
- * The code examples of README.md and docs/*.md, to type-check and run as a user would: every ```ts block is a
- * complete program of a `"type": "module"` TypeScript project (JSON imported `with { type: 'json' }`), every
- * ```js block one of a CommonJS project (`require`). docs/engines.md is left out: the coordinator owns it.
+ * The code examples of README.md and docs/*.md that run, as a user would run them (the convention, for writers:
+ * docs/contributing.md). A fenced block's info string is its language, then markers:
+ * - every ```ts block is a complete program of a `"type": "module"` TypeScript project (JSON imported
+ *   `with { type: 'json' }`), every ```js block one of a CommonJS project (`require`): type-checked and run;
+ * - a ```sh block marked `runnable` (```sh runnable) runs in bash (`-e -o pipefail`) in a folder holding the
+ *   example schema files and a data file (`.data/content.db`, `data/content.db`), with the published package
+ *   installed (`npx content-router ...`);
+ * - a ```text output block right after a runnable block lists lines it must print, in that order.
+ * Any other marker is refused (a typo must not silently stop a block from running).
  */
 export interface DocExample {
   /** `README.md:21`: where the block starts. */
   where: string;
-  lang: 'ts' | 'js';
+  lang: 'ts' | 'js' | 'sh';
   code: string;
+  /** The lines of the ```text output block after it: what the run must print, in this order. */
+  output?: string[];
 }
 
 const REPO = join(__dirname, '..', '..');
 const SKIPPED = new Set<string>();
+const MARKERS = new Set(['runnable', 'output']);
 
-/** Every ```ts and ```js block of README.md and docs/*.md. */
-export function docExamples(): DocExample[] {
-  const files = ['README.md', ...readdirSync(join(REPO, 'docs')).filter((f) => f.endsWith('.md') && !SKIPPED.has(f)).map((f) => `docs/${f}`)];
+/** The markdown files whose examples run: README.md and docs/*.md. */
+export function docFiles(): string[] {
+  return ['README.md', ...readdirSync(join(REPO, 'docs')).filter((f) => f.endsWith('.md') && !SKIPPED.has(f)).sort().map((f) => `docs/${f}`)];
+}
+
+/** The runnable blocks of one markdown text (`file` names it in `where` and in errors). */
+export function parseDocExamples(file: string, text: string): DocExample[] {
+  const lines = text.split('\n');
   const examples: DocExample[] = [];
-  for (const file of files) {
-    const lines = readFileSync(join(REPO, file), 'utf8').split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const open = /^```(ts|js)\s*$/.exec(lines[i]!);
-      if (!open) continue;
-      const start = i;
-      const body: string[] = [];
-      while (++i < lines.length && !/^```\s*$/.test(lines[i]!)) body.push(lines[i]!);
-      examples.push({ where: `${file}:${start + 1}`, lang: open[1] as 'ts' | 'js', code: `${body.join('\n')}\n` });
+  let previous: { example: DocExample | undefined; end: number } | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\S*)(.*)$/.exec(lines[i]!);
+    if (!open) continue;
+    const start = i;
+    const lang = open[1]!;
+    const markers = open[2]!.trim().split(/\s+/).filter(Boolean);
+    const body: string[] = [];
+    while (++i < lines.length && !/^```\s*$/.test(lines[i]!)) body.push(lines[i]!);
+    const where = `${file}:${start + 1}`;
+    const unknown = markers.filter((m) => !MARKERS.has(m));
+    if (unknown.length > 0) throw new Error(`${where}: unknown marker ${unknown.join(' ')} on a \`\`\`${lang} block (markers: ${[...MARKERS].join(', ')})`);
+    if (markers.includes('output')) {
+      const after = previous && lines.slice(previous.end + 1, start).every((l) => l.trim() === '');
+      if (lang !== 'text' || !after || !previous?.example) throw new Error(`${where}: a \`\`\`text output block must follow a runnable block directly`);
+      previous.example.output = body.filter((l) => l.trim() !== '');
+      previous = undefined;
+      continue;
     }
+    let example: DocExample | undefined;
+    if (lang === 'ts' || lang === 'js' || (lang === 'sh' && markers.includes('runnable'))) {
+      example = { where, lang, code: `${body.join('\n')}\n` };
+      examples.push(example);
+    } else if (markers.includes('runnable')) {
+      throw new Error(`${where}: only ts, js and sh blocks run`);
+    }
+    previous = { example, end: i };
   }
   return examples;
+}
+
+/** Every runnable block of README.md and docs/*.md. */
+export function docExamples(): DocExample[] {
+  return docFiles().flatMap((file) => parseDocExamples(file, readFileSync(join(REPO, file), 'utf8')));
+}
+
+/** Whether `stdout` holds the `expected` lines in this order (each a whole line, surrounding blanks ignored). */
+export function printedInOrder(stdout: string, expected: readonly string[]): boolean {
+  const lines = stdout.split('\n').map((l) => l.trim());
+  let at = 0;
+  for (const line of expected) {
+    const found = lines.indexOf(line.trim(), at);
+    if (found < 0) return false;
+    at = found + 1;
+  }
+  return true;
 }
 
 const field = (type: string, extra: Record<string, unknown> = {}) => ({ type, ...extra });
@@ -70,6 +118,12 @@ const FIXTURES: Record<string, unknown> = {
     info: { singularName: 'page', pluralName: 'pages', displayName: 'Page' },
     options: { draftAndPublish: true },
     attributes: { title: field('string'), seo: field('component', { component: 'shared.seo', repeatable: false }) },
+  },
+  'src/extensions/users-permissions/content-types/user/schema.json': {
+    kind: 'collectionType',
+    collectionName: 'up_users',
+    info: { singularName: 'user', pluralName: 'users', displayName: 'User' },
+    attributes: { nickname: field('string') },
   },
   'src/components/shared/seo.json': {
     collectionName: 'components_shared_seos',
@@ -117,7 +171,7 @@ const TSCONFIG = {
     outDir: 'out',
     types: ['node'],
   },
-  include: ['*.ts', 'src/**/*.json', 'types/*.d.ts'],
+  include: ['*.ts', 'src/api/**/*.json', 'src/components/**/*.json', 'types/*.d.ts'],
 };
 
 const FIXTURE_TYPES = Object.keys(FIXTURES).filter((p) => p.startsWith('src/api/'));
@@ -147,7 +201,12 @@ export function writeExampleProjects(root: string, examples: DocExample[]): { es
   const files = new Map<DocExample, string>();
   examples.forEach((example, i) => {
     const name = `example-${i + 1}`;
-    if (example.lang === 'ts') {
+    if (example.lang === 'sh') {
+      const dir = join(root, 'sh', name);
+      for (const [path, json] of Object.entries(FIXTURES)) write(join(dir, path), JSON.stringify(json, null, 2));
+      write(join(dir, 'example.sh'), `# ${example.where}\n${example.code}`);
+      files.set(example, join(dir, 'example.sh'));
+    } else if (example.lang === 'ts') {
       write(join(esm, `${name}.ts`), `// ${example.where}\n${example.code}`);
       files.set(example, join(esm, 'out', `${name}.js`));
     } else {
@@ -156,4 +215,22 @@ export function writeExampleProjects(root: string, examples: DocExample[]): { es
     }
   });
   return { esm, cjs, files, preload };
+}
+
+/**
+ * The data files a shell example finds next to it, as an app using the embedded engine leaves them
+ * (`.data/content.db` as the example app's, `data/content.db` as the docs' `memoryEngine({ file })`): a few
+ * articles and an author.
+ */
+export async function writeShellDataFiles(dir: string): Promise<void> {
+  for (const file of ['.data/content.db', 'data/content.db']) {
+    const engine = memoryEngine({ file: join(dir, file) });
+    try {
+      await engine.init([{ name: 'articles', indexes: [] }, { name: 'authors', indexes: [] }]);
+      await engine.insertMany('articles', [1, 2, 3].map((id) => ({ id, documentId: `article-${id}`, title: `Article ${id}` })));
+      await engine.insertMany('authors', [{ id: 1, documentId: 'author-1', name: 'Ada' }]);
+    } finally {
+      await engine.close();
+    }
+  }
 }

@@ -2,14 +2,15 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { docExamples, writeExampleProjects } from '../helpers/doc-examples';
+import { docExamples, printedInOrder, writeExampleProjects, writeShellDataFiles } from '../helpers/doc-examples';
 
 /**
  * The published package works for a new user: `npm pack` (which builds dist/ through `prepack`), then the
  * tarball installed once (with express 5 and `cors`, the host's own dependencies of the examples) for two
  * throwaway Express 5 apps, a plain CommonJS one (`require`) and an ESM one (named `import`), each serving
- * `GET /api/notes` from the memory engine; and every code example of README.md and docs/, type-checked with tsc
- * and run (see helpers/doc-examples.ts).
+ * `GET /api/notes` from the memory engine; and every runnable code example of README.md and docs/ (the TypeScript
+ * and JavaScript ones type-checked with tsc, the shell ones with the installed `content-router` command), run as
+ * written, and what each prints checked against its output block (see helpers/doc-examples.ts).
  */
 const REPO = join(__dirname, '..', '..');
 const TIMEOUT = 180_000;
@@ -171,13 +172,16 @@ function expectOk(res: SpawnSyncReturns<string>, what: string): void {
     let projects: ReturnType<typeof writeExampleProjects>;
     const tsc = (project: string) => run(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], project);
 
-    beforeAll(() => {
+    beforeAll(async () => {
       projects = writeExampleProjects(join(tmp, 'docs'), examples);
+      for (const example of examples.filter((e) => e.lang === 'sh')) await writeShellDataFiles(join(projects.files.get(example)!, '..'));
     });
 
-    it('there are examples of both kinds', () => {
+    it('there are examples of every kind', () => {
       expect(examples.filter((e) => e.lang === 'ts').length).toBeGreaterThan(5);
       expect(examples.filter((e) => e.lang === 'js').length).toBeGreaterThan(0);
+      expect(examples.filter((e) => e.lang === 'sh').length).toBeGreaterThan(2);
+      expect(examples.filter((e) => e.output).length).toBeGreaterThan(0);
     });
 
     it('type-check: the TypeScript ones in a "type": "module" project, the CommonJS ones with checkJs', () => {
@@ -190,10 +194,17 @@ function expectOk(res: SpawnSyncReturns<string>, what: string): void {
       // What the examples read from the environment (docs/security.md's token hashes: any 128 hex digits; docs/users.md's JWT secret).
       const hash = (c: string) => c.repeat(128);
       const env = { ...process.env, NODE_ENV: 'test', MONGODB_URI: '', CMS_TOKEN: 'example-token-0123456789abcdef', API_TOKEN_SALT: 'salt', FRONTEND_TOKEN_HASH: hash('a'), IMPORTER_TOKEN_HASH: hash('b'), UPLOADER_TOKEN_HASH: hash('c'), JWT_SECRET: 'example-jwt-secret' };
-      const res = spawnSync(process.execPath, ['--require', projects.preload, file], { cwd: example.lang === 'ts' ? projects.esm : projects.cjs, encoding: 'utf8', timeout: TIMEOUT, env });
+      // A shell example: bash in its own folder, `npx content-router` the installed package's command.
+      const res =
+        example.lang === 'sh'
+          ? spawnSync('bash', ['-e', '-o', 'pipefail', file], { cwd: join(file, '..'), encoding: 'utf8', timeout: TIMEOUT, env: { ...env, TOKEN: env.CMS_TOKEN, PATH: `${join(tmp, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` } })
+          : spawnSync(process.execPath, ['--require', projects.preload, file], { cwd: example.lang === 'ts' ? projects.esm : projects.cjs, encoding: 'utf8', timeout: TIMEOUT, env });
       if (res.status !== 0) throw new Error(`${example.where} exited with ${String(res.status)}\n${res.stdout}\n${res.stderr}`);
       // A server example answered its own GET /api/articles (each one lets the public find articles).
       if (example.code.includes('.listen(')) expect(res.stdout).toMatch(/^EXAMPLE_GET 200 \{"data":\[/m);
+      if (example.output && !printedInOrder(res.stdout, example.output)) {
+        throw new Error(`${example.where} did not print its output block:\n${example.output.join('\n')}\nIt printed:\n${res.stdout}`);
+      }
     }, TIMEOUT);
   });
 });

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Engine } from '../engine';
 import { memoryEngine } from '../engine/memory/memory-engine';
+import { dataFileExists, noDataFile } from '../engine/memory/storage/data-file-tools';
 import { mongoEngine } from '../engine/mongo/mongo-engine';
 import { exportStrapiExport, formatProgress, importStrapiExport, type ModelTarget, type TransferProgressEvent } from '../transfer';
 import { readComponentSchemas, readContentTypeSchemas } from '../typegen/read-schemas';
@@ -87,6 +90,15 @@ function engineOf(values: { 'data-file'?: string; 'mongodb-uri'?: string }): Eng
 }
 
 /**
+ * Before an export opens the store: a `--data-file` that does not exist is a mistyped path (opening it would
+ * create an empty store and export nothing), and the archive's folder is created when missing (as `backup` does).
+ */
+async function checkExportPaths(file: string, dataFile: string | undefined): Promise<void> {
+  if (dataFile !== undefined && !(await dataFileExists(dataFile))) throw new Error(`--data-file: ${noDataFile(dataFile)}`);
+  await mkdir(dirname(file), { recursive: true });
+}
+
+/**
  * `content-router import|export <file>`: Strapi's transfer format in and out of a store given by its model
  * (`--schemas`, `--components`, `--locales`) and engine (`--data-file` or `--mongodb-uri`). Resolves the exit code:
  * 0, 1 (failed: the reason on stderr), 2 (usage).
@@ -114,6 +126,7 @@ export async function runTransferCommand(command: 'import' | 'export', args: rea
   }
   let engine: Engine | undefined;
   try {
+    if (command === 'export') await checkExportPaths(file, values['data-file']);
     engine = engineOf(values);
     const locales = (values.locales ?? 'en').split(',').map((l) => l.trim()).filter(Boolean);
     const target: ModelTarget = {

@@ -142,8 +142,13 @@ export async function backupDataFile(file: string, out: string): Promise<{ seq: 
   throw new Error(`backup: ${file} changed under every read (snapshots in a row); try again`);
 }
 
-/** Whether `file` or its journal exists: a mistyped path has neither (and must not pass for an empty store). */
-async function dataFileExists(file: string): Promise<boolean> {
+/**
+ * Whether `file` or its journal exists: a mistyped path has neither (and must not pass for an empty store).
+ *
+ * @example
+ * if (!(await dataFileExists('./data/content.db'))) throw new Error('no data file');
+ */
+export async function dataFileExists(file: string): Promise<boolean> {
   const exists = (path: string): Promise<boolean> =>
     stat(path).then(
       () => true,
@@ -155,7 +160,8 @@ async function dataFileExists(file: string): Promise<boolean> {
   return (await exists(file)) || (await exists(`${file}.journal`));
 }
 
-function noDataFile(file: string): string {
+/** The message of a path where no data file is. */
+export function noDataFile(file: string): string {
   return `no data file at ${file}: neither it nor ${file}.journal exists (check the path; memoryEngine({ file }) creates them at its first start)`;
 }
 

@@ -4,7 +4,7 @@ import { DEFAULT_MAX_PIXELS, DEFAULT_MAX_REQUEST_PIXELS } from '../../../lib/med
 import { docFiles } from '../../helpers/doc-examples';
 
 /**
- * What README.md and docs/ say of the image pixel limits is what the code does: the defaults of `upload.maxPixels`
+ * What README.md and docs/ say is what the code does. The image pixel limits: the defaults of `upload.maxPixels`
  * and `upload.maxRequestPixels`, and the status of a refused image (400 ValidationError, never 413, which is
  * for bodies over a byte limit). Each statement is found where the docs make it: `maxPixels` followed by
  * "default <n>" ("<n> megapixels" counts a million each), or a table row naming the option with a number cell.
@@ -59,5 +59,16 @@ describe('the documented image pixel limits', () => {
   it('a refused image is a 400, not a 413', () => {
     const wrong = lines.filter(({ line }) => /\bmax(Request)?Pixels\b/.test(line) && /\b413\b/.test(line));
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('the documented users-permissions plugin', () => {
+  it('exists (auth.users: register, log in with /auth/local), so no page says it does not', async () => {
+    const { createContentRouter, memoryEngine } = await import('../../../lib');
+    const router = createContentRouter({ contentTypes: [], engine: memoryEngine({ ephemeral: true }), logger: false, auth: { users: { jwtSecret: 'a-secret-of-the-test-only-0123456789' } } });
+    await router.ready;
+    await router.engine.close();
+    const denials = proseLines().filter(({ line }) => /(does not|doesn't|do not) (implement|have|support|provide)[^.]*users[- ]permissions/i.test(line) || /no users[- ]permissions/i.test(line));
+    expect(denials).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { memoryEngine } from '../../../lib/engine';
  * exist yet.
  */
 const ROOT = path.join(__dirname, '..', '..', '..');
+jest.setTimeout(180_000); // each CLI run compiles with ts-node: seconds each on a loaded machine
 
 function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'lib/cli.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
@@ -58,6 +59,16 @@ describe('content-router verify, repair and backup of a data file', () => {
       expect(r.stderr).toContain(`content-router ${args[0]}: no data file at ${missing}`);
     }
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("backup: refuses to write over the data file's own files", async () => {
+    const file = await dataFile();
+    for (const out of [file, `${file}.journal`]) {
+      const r = cli(['backup', file, out]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`content-router backup: ${out} is one of the data file's own files; write the backup elsewhere`);
+    }
+    expect(cli(['verify', file])).toMatchObject({ status: 0, stdout: expect.stringContaining('rows: items 2') });
   });
 
   it('backup: creates the folders of the backup file, and the copy is the data', async () => {

@@ -1,5 +1,5 @@
 import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Row } from '../../types';
 import { FileLock } from './file-lock';
 import { decodeRecords, replayRecord, type JournalRecord } from './journal-record';
@@ -130,6 +130,8 @@ export async function repairDataFile(file: string): Promise<{ before: DataFileRe
  */
 export async function backupDataFile(file: string, out: string): Promise<{ seq: number; collections: Record<string, number> }> {
   if (!(await dataFileExists(file))) throw new Error(noDataFile(file));
+  const target = resolve(out);
+  if (target === resolve(file) || target.startsWith(`${resolve(file)}.`)) throw new Error(`${out} is one of the data file's own files; write the backup elsewhere`);
   await mkdir(dirname(out), { recursive: true }); // as memoryEngine({ file }) and engine.backup() create theirs
   for (let attempt = 0; attempt < 5; attempt++) {
     const loaded = await loadFile(file);

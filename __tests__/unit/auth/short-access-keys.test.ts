@@ -73,7 +73,7 @@ describe('CR_SHORT_ACCESS_KEY', () => {
     const [key, hash] = salted.stdout.split('\n');
     expect(salted.status).toBe(0);
     expect(hash).toBe(createHmac('sha512', 'advice-salt').update(key!).digest('hex'));
-  });
+  }, 120_000);
 
   it('says nothing for keys of Strapi length, tokens given as a hash, or no tokens', () => {
     expect(

@@ -15,8 +15,8 @@ auth.apiTokens[].hash with the same salt as auth.salt (docs/security.md).
 
 const NO_SALT_NOTE =
   'this is a new access key (no salt given, so no hash). Configure it as auth.apiTokens[].accessKey (from an environment ' +
-  'variable, not in the code), or better its hash: run again with --salt <salt> or API_TOKEN_SALT set (auth.salt), ' +
-  'or hash this key: content-router hash-token --salt <salt> <key>';
+  'variable, not in the code), or better its hash: run again with --salt <salt> or API_TOKEN_SALT set, the auth.salt of ' +
+  'the configuration (a random string, as Strapi\'s API_TOKEN_SALT: openssl rand -base64 16)';
 
 /** Where the command reads and writes (the process's by default; tests pass their own). */
 export interface HashTokenIo {
@@ -38,7 +38,8 @@ const processIo = (): HashTokenIo => ({
 
 /**
  * `content-router hash-token`: hashes an access key (argument or stdin) with `--salt` or `API_TOKEN_SALT`, or
- * generates a new key and its hash (`--generate`; the key alone when no salt is given). Returns the exit code: 0, or 1 with the reason on stderr.
+ * generates a new key and its hash (`--generate`; the key alone when no salt is given). Returns the exit code: 0,
+ * or 1 with the reason on stderr.
  *
  * @example
  * // printf '%s' "$TOKEN" | API_TOKEN_SALT=... npx content-router hash-token

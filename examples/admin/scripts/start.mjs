@@ -10,15 +10,10 @@ import { startExampleApi } from './example-api.mjs';
 
 const adminRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.PORT ?? 1337);
+const adminPort = Number(process.env.ADMIN_PORT ?? 5173);
 // A port in use would leave the admin talking to whatever program holds it: stop here, naming the port.
-await new Promise((resolve) => {
-  const probe = net.createServer();
-  probe.once('error', (error) => {
-    console.error(`content-router admin: cannot start the example API on port ${port}: ${error.code === 'EADDRINUSE' ? 'another program is listening on it. Stop it, or choose another port: PORT=<port> npm run admin' : error.message}`);
-    process.exit(1);
-  });
-  probe.listen(port, () => probe.close(resolve));
-});
+await portFree(port, 'the example API', 'PORT');
+await portFree(adminPort, 'the admin', 'ADMIN_PORT');
 const api = startExampleApi({ port });
 
 let stopping = false;
@@ -41,6 +36,24 @@ process.on('SIGTERM', () => stop(0));
 await api.ready();
 
 process.env.API_URL = api.url;
-const server = await createServer({ root: adminRoot, server: { port: Number(process.env.ADMIN_PORT ?? 5173) } });
-await server.listen();
-console.log(`\ncontent-router admin: ${server.resolvedUrls.local[0]}  (the API: ${api.url}/api)\n`);
+try {
+  const server = await createServer({ root: adminRoot, server: { port: adminPort } });
+  await server.listen();
+  console.log(`\ncontent-router admin: ${server.resolvedUrls.local[0]}  (the API: ${api.url}/api)\n`);
+} catch (error) {
+  console.error(`content-router admin: ${error.message}`);
+  stop(1); // the API too: it runs in a process group of its own
+}
+
+/** Resolves when `port` can be listened on; otherwise says which program's port it is, and exits 1. */
+function portFree(port, what, variable) {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', (error) => {
+      const why = error.code === 'EADDRINUSE' ? `another program is listening on it. Stop it, or choose another port: ${variable}=<port> npm run admin` : error.message;
+      console.error(`content-router admin: cannot start ${what} on port ${port}: ${why}`);
+      process.exit(1);
+    });
+    probe.listen(port, () => probe.close(resolve));
+  });
+}

@@ -76,6 +76,10 @@ describe('users-permissions session mode (jwtManagement: refresh)', () => {
       expectStrapiError(await request(t.app).post('/api/auth/refresh').send(body), 400, 'BadRequestError', 'Missing refresh token');
     }
     expectStrapiError(await request(t.app).post('/api/auth/refresh'), 400, 'BadRequestError', 'Missing refresh token');
+    const deep = `{"refreshToken":${'{"a":'.repeat(20000)}1${'}'.repeat(20000)}}`;
+    const nested = await request(t.app).post('/api/auth/refresh').set('Content-Type', 'application/json').send(deep);
+    expectStrapiError(nested, 400, 'ValidationError');
+    expect(nested.body.error.message).toMatch(/nested too deeply/);
     const a = await login(t.app, 'amber');
     const forged = jwt.sign({ userId: String(a.user.id), sessionId: 'f'.repeat(32), type: 'refresh' }, JWT_SECRET);
     const otherSecret = jwt.sign(jwt.decode(a.refreshToken) as object, 'not-the-secret');

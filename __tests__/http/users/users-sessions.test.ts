@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
+import { createBlogApp } from '../../../examples/blog/app';
 import type { Engine } from '../../../lib';
 import { expectStrapiError } from '../../helpers/http';
 import { mongoTestEngine, testDatabaseUri, testEngine } from '../../helpers/test-engine';
@@ -258,5 +262,27 @@ describe('session mode on two app instances sharing one engine', () => {
     expect(changed.status).toBe(200);
     expect((await me(a.app, other.jwt)).status).toBe(401);
     expect((await me(a.app, changed.body.jwt as string)).status).toBe(200);
+  });
+});
+
+describe('the example app (examples/blog)', () => {
+  it.each([
+    ['refresh', ['jwt', 'refreshToken', 'user']],
+    [undefined, ['jwt', 'user']],
+  ])('USERS_SESSIONS=%s: register answers %j', async (env, keys) => {
+    const uploadsDir = mkdtempSync(join(tmpdir(), 'cr-sessions-example-'));
+    const saved = process.env.USERS_SESSIONS;
+    if (env === undefined) delete process.env.USERS_SESSIONS;
+    else process.env.USERS_SESSIONS = env;
+    try {
+      const blog = await createBlogApp({ seed: false, uploadsDir, engine: testEngine() });
+      const res = await request(blog.app).post('/api/auth/local/register').send({ username: 'kim', email: 'kim@example.com', password: 'Kim-pass-11' });
+      expect({ status: res.status, keys: Object.keys(res.body as object).sort() }).toEqual({ status: 200, keys });
+      await blog.close();
+    } finally {
+      if (saved === undefined) delete process.env.USERS_SESSIONS;
+      else process.env.USERS_SESSIONS = saved;
+      rmSync(uploadsDir, { recursive: true, force: true });
+    }
   });
 });

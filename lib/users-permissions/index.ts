@@ -94,6 +94,8 @@ function startPlugin(options: ResolvedUsersOptions, deps: Parameters<UsersPermis
       // Strapi looks the id up as the database gives it: a number, or the same number as a string.
       const id = typeof payload.id === 'string' && /^\d{1,15}$/.test(payload.id) ? Number(payload.id) : payload.id;
       const user = typeof id === 'number' ? await store.users.rowById(id) : undefined;
+      // Strapi's session mode reads an access token of a user that no longer exists as an invalid token.
+      if (!user && sessions) throw new UnauthorizedError();
       if (!user || user.blocked === true || (options.emailConfirmation && user.confirmed !== true)) {
         throw new UnauthorizedError('Invalid credentials');
       }

@@ -178,6 +178,10 @@ describe('users-permissions session mode (jwtManagement: refresh)', () => {
     expect((await request(t.app).delete(`/api/users/${hal.user.id}`).set(bearer(FULL))).status).toBe(200);
     expectStrapiError(await refresh(t.app, hal.refreshToken), 401, 'UnauthorizedError', 'Invalid refresh token');
     expect(await t.engine.count('up_sessions', { userId: String(hal.user.id) })).toBe(0);
+    // A user removed behind the plugin's back (sessions left): its access token is an invalid token, as in Strapi.
+    const ida = await register(t.app, 'ida');
+    await t.engine.deleteMany('up_users', { id: ida.user.id });
+    expectStrapiError(await me(t.app, ida.jwt), 401, 'UnauthorizedError', 'Missing or invalid credentials');
   });
 
   it('keeps the refresh token in an httpOnly cookie when asked (x-strapi-refresh-cookie: httpOnly), and clears it on logout', async () => {

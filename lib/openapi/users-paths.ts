@@ -34,7 +34,7 @@ const str = { type: 'string' } as const;
 const tokens: JsonSchema = { type: 'object', required: ['jwt'], properties: { jwt: str, refreshToken: str } };
 const sessionEntry: JsonSchema = {
   type: 'object',
-  required: ['id', 'deviceId', 'current', 'loginAt', 'lastActiveAt'],
+  required: ['id', 'deviceId', 'current', 'lastActiveAt'],
   properties: { id: str, deviceId: { type: ['string', 'null'] }, deviceName: str, current: { type: 'boolean' }, loginAt: str, lastActiveAt: str },
 };
 const tree: JsonSchema = { type: 'object', description: '`{ [type]: { controllers: { [controller]: { [action]: { enabled, policy } } } } }`' };

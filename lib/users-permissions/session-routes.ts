@@ -111,7 +111,7 @@ export function createAuthAnswer(deps: SessionRoutesDeps): (req: Request, res: R
     const given = deviceIdOf(req.body);
     if (kind === 'password') await sessions.endAll(userId);
     const deviceId = kind === 'login' ? given : (given ?? randomUUID());
-    const metadata = kind === 'password' ? {} : { deviceName: deviceName(req.get('user-agent')) };
+    const metadata = kind === 'password' ? undefined : { deviceName: deviceName(req.get('user-agent')) };
     const tokens = await sessions.open(userId, deviceId, metadata);
     sendTokens(req, res, options, tokens, { user }, kind !== 'password');
   };

@@ -12,9 +12,13 @@ export interface SessionLifespans {
   readonly idleRefreshTokenLifespan: number;
 }
 
-/** What a session keeps besides its tokens: shown by `GET /auth/sessions`. */
+/**
+ * What a login keeps besides its tokens, shown by `GET /auth/sessions` (Strapi's `buildSessionMetadata`): the time of
+ * the login and the device named by its User-Agent. Sessions opened without it (after a password change or reset,
+ * as Strapi's) list neither.
+ */
 export interface SessionMetadata {
-  /** "Chrome on macOS", from the User-Agent of the login (absent when it names no known browser). */
+  /** "Chrome on macOS", from the User-Agent of the login (absent when it names nothing known). */
   readonly deviceName?: string;
 }
 
@@ -32,7 +36,7 @@ export interface SessionEntry {
   deviceId: string | null;
   deviceName?: string;
   current: boolean;
-  loginAt: string;
+  loginAt?: string;
   lastActiveAt: string;
 }
 
@@ -44,7 +48,7 @@ export interface SessionCaller {
 
 /** Strapi 5's session manager of the `users-permissions` origin, with the sessions stored in the engine. */
 export interface SessionManager {
-  /** Opens a session (a new family) for the user and answers its tokens. */
+  /** Opens a session (a new family) for the user and answers its tokens; `metadata` for a login or a register. */
   open(userId: string, deviceId: string | undefined, metadata?: SessionMetadata): Promise<SessionTokens>;
   /** Spends a refresh token: its session is rotated into a new one (same family); null when it cannot be spent. */
   rotate(refreshToken: string): Promise<SessionTokens | null>;
@@ -133,16 +137,17 @@ export function createSessionManager(engine: Engine, options: { secret: string; 
   };
 
   return {
-    async open(userId, deviceId, metadata = {}) {
+    async open(userId, deviceId, metadata) {
       await cleanUp();
       const at = now();
       const sessionId = randomBytes(16).toString('hex');
       const absoluteExpiresAt = at + lifespans.maxRefreshTokenLifespan * 1000;
       const row: Row = {
         sessionId, userId, deviceId: deviceId ?? null, origin: ORIGIN, familyId: sessionId, parentId: null, childId: null,
-        type: 'refresh', status: 'active', createdAt: at, loginAt: at,
+        type: 'refresh', status: 'active', createdAt: at,
         expiresAt: Math.min(at + lifespans.idleRefreshTokenLifespan * 1000, absoluteExpiresAt), absoluteExpiresAt,
-        ...(metadata.deviceName ? { deviceName: metadata.deviceName } : {}),
+        ...(metadata ? { loginAt: at } : {}),
+        ...(metadata?.deviceName ? { deviceName: metadata.deviceName } : {}),
       };
       await engine.insertMany(SESSIONS_COLLECTION, [row]);
       return tokensOf(row);
@@ -203,7 +208,7 @@ export function createSessionManager(engine: Engine, options: { secret: string; 
         deviceId: typeof row.deviceId === 'string' ? row.deviceId : null,
         ...(typeof row.deviceName === 'string' ? { deviceName: row.deviceName } : {}),
         current: row.sessionId === currentSessionId,
-        loginAt: new Date(row.loginAt as number).toISOString(),
+        ...(typeof row.loginAt === 'number' ? { loginAt: new Date(row.loginAt).toISOString() } : {}),
         lastActiveAt: new Date(row.createdAt as number).toISOString(),
       }));
       return entries.sort((a, b) => Number(b.current) - Number(a.current) || b.lastActiveAt.localeCompare(a.lastActiveAt));

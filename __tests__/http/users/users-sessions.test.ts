@@ -213,11 +213,21 @@ describe('users-permissions session mode (jwtManagement: refresh)', () => {
     expect({ status: put.status, allow: put.headers.allow }).toEqual({ status: 405, allow: 'POST' }); // Koa's router, as Strapi
   });
 
-  it('bounds what it stores: a deviceId over 256 characters is refused, a huge User-Agent names no device', async () => {
+  it('bounds what it stores: a deviceId over 256 characters is refused, a device name reads 1024 characters of User-Agent', async () => {
     expectStrapiError(await request(t.app).post('/api/auth/local').send({ identifier: 'amber', password: 'amber-Pass-1', deviceId: 'd'.repeat(257) }), 400, 'ValidationError');
     const a = await login(t.app, 'amber', {}, `${CHROME_MAC} ${'x'.repeat(5000)}`);
     const list = await request(t.app).get('/api/auth/sessions').set(bearer(a.jwt));
-    expect(list.body.data[0]).not.toHaveProperty('deviceName');
+    expect(list.body.data[0]).toMatchObject({ current: true, deviceName: 'Chrome on macOS' });
+    const row = (await t.engine.find('up_sessions', { sessionId: list.body.data[0].id }))[0]!;
+    expect(JSON.stringify(row).length).toBeLessThan(600);
+  });
+
+  it('lists a session opened by a password change without loginAt or deviceName, as Strapi (no login metadata)', async () => {
+    await register(t.app, 'lena');
+    const l = await login(t.app, 'lena', {}, CHROME_MAC);
+    const res = await request(t.app).post('/api/auth/change-password').set(bearer(l.jwt)).set('user-agent', CHROME_MAC).send({ currentPassword: 'lena-Pass-1', password: 'lena-Pass-2', passwordConfirmation: 'lena-Pass-2' });
+    const list = await request(t.app).get('/api/auth/sessions').set(bearer(res.body.jwt as string));
+    expect(list.body.data).toEqual([{ id: expect.any(String), deviceId: expect.stringMatching(/^[0-9a-f-]{36}$/), current: true, lastActiveAt: expect.any(String) }]);
   });
 });
 

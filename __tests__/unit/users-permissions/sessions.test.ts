@@ -82,12 +82,20 @@ describe('deviceName (a session\'s device, from the login\'s User-Agent)', () =>
     ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1', 'Safari on iOS'],
     ['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36', 'Chrome on Android'],
     ['Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0', 'Firefox on Linux'],
+    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0', 'Firefox on Windows'],
+    ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15', 'Safari on macOS'],
+    ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Vivaldi/6.5', 'Vivaldi on macOS'],
     ['Firefox/121.0', 'Firefox'],
+    ['Mozilla/5.0 (Windows NT 10.0)', 'Windows'],
     ['node', undefined],
+    ['node-superagent/3.8.3', undefined],
     ['curl/8.4.0', undefined],
+    ['', undefined],
     [undefined, undefined],
-    [`Chrome/120 ${'x'.repeat(600)}`, undefined],
-  ])('%s -> %s', (ua, name) => {
+    // Only the first 1024 characters are read, as Strapi's parser clamps them.
+    [`Mozilla/5.0 (X11; Linux x86_64) Firefox/121.0 ${'x'.repeat(100_000)}`, 'Firefox on Linux'],
+    [`${'x'.repeat(1024)} Firefox/121.0`, undefined],
+  ])('%#: %s -> %s', (ua, name) => {
     expect(deviceName(ua)).toBe(name);
   });
 });

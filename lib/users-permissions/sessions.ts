@@ -162,6 +162,8 @@ export function createSessionManager(engine: Engine, options: { secret: string; 
       const childId = randomBytes(16).toString('hex');
       // The parent is kept while an access token signed for it may live (401s for its reuse meanwhile, as Strapi).
       const parentEnd = Math.min(current.expiresAt as number, at + lifespans.accessTokenLifespan * 1000);
+      // One conditional write decides a race: a write to one document is atomic, so of two updates filtered on
+      // `status: 'active'` only the first matches (https://www.mongodb.com/docs/manual/core/write-operations-atomicity/).
       const won = await engine.updateMany(SESSIONS_COLLECTION, { sessionId: current.sessionId, status: 'active' }, { $set: { status: 'rotated', childId, expiresAt: parentEnd } });
       if (won === 0) return null;
       const absoluteExpiresAt = current.absoluteExpiresAt as number;

@@ -113,7 +113,7 @@ function startPlugin(options: ResolvedUsersOptions, deps: Parameters<UsersPermis
     routes: (router) => {
       const currentUser = (req: Request): Row | undefined => users.get(req);
       const currentSession = (req: Request): string | undefined => sessionIds.get(req);
-      usersRoutes({ ctx, registry: deps.registry, limiter, currentUser, sessions: { options, sessions, logger: deps.logger, currentUser, currentSession } }, router);
+      usersRoutes({ ctx, registry: deps.registry, limiter, currentUser, sessions: { options, sessions, currentUser, currentSession } }, router);
     },
   };
 }

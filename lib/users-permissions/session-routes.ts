@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { CookieOptions, Request, RequestHandler, Response, Router } from 'express';
 import type { Ability } from '../auth/types';
 import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError } from '../errors';
-import type { Logger } from '../errors/logger';
 import { methodNotAllowed } from '../http/error-handler';
 import { deviceName } from './device-name';
 import type { SessionManager, SessionTokens } from './sessions';
@@ -23,7 +22,6 @@ export interface SessionRoutesDeps {
   readonly options: ResolvedUsersOptions;
   /** The session manager in session mode (`jwtManagement: 'refresh'`); undefined in legacy mode. */
   readonly sessions: SessionManager | undefined;
-  readonly logger: Logger;
   /** The authenticated user of the request (its access token), if any. */
   readonly currentUser: (req: Request) => Row | undefined;
   /** The session of the request's access token, if any. */
@@ -92,8 +90,8 @@ function sendTokens(req: Request, res: Response, options: ResolvedUsersOptions, 
 /**
  * How register, login, change-password and reset-password answer: as they are in legacy mode; in session mode
  * (Strapi's `sendRefreshAuthResponse` and `reissueTokensAfterPasswordChange`) with a new session's tokens,
- * `{ jwt, refreshToken, user }`. A password change or reset first ends every session of the user; register and
- * reset give the new session a random `deviceId` unless the body names one.
+ * `{ jwt, refreshToken, user }`. A password change or reset first ends every session of the user. A login's session
+ * takes the body's `deviceId` (or none), the others a random one unless the body names one.
  *
  * @example
  * const answer = createAuthAnswer(deps);
@@ -123,7 +121,7 @@ export function createAuthAnswer(deps: SessionRoutesDeps): (req: Request, res: R
  * Public role's, the others the Authenticated role's), then answers 404 outside session mode, as Strapi does.
  */
 export function sessionRoutes(deps: SessionRoutesDeps, router: Router, route: RouteWrapper): void {
-  const { options, logger } = deps;
+  const { options } = deps;
   const manager = (): SessionManager => {
     if (!deps.sessions) throw new NotFoundError();
     return deps.sessions;
@@ -147,13 +145,9 @@ export function sessionRoutes(deps: SessionRoutesDeps, router: Router, route: Ro
     const sessions = manager();
     const id = userId(req);
     const body = (req.body ?? {}) as Row;
-    try {
-      await logout(sessions, req, id, body, readCookie(req, options.sessions.cookie.name));
-    } catch (error) {
-      // As Strapi: the logout answers ok; what failed is logged.
-      if (error instanceof ApplicationError) throw error;
-      logger.error(`users-permissions: logout failed: ${String(error)}`);
-    }
+    // Strapi logs a failed logout and answers ok; here the error is answered (503 while the engine is down), so that
+    // a client never believes a session ended when it did not.
+    await logout(sessions, req, id, body, readCookie(req, options.sessions.cookie.name));
     if (inCookie(req, options)) {
       const { maxAge: _maxAge, ...cleared } = cookieOptions(options);
       res.cookie(options.sessions.cookie.name, '', { ...cleared, expires: new Date(0) });
@@ -175,8 +169,8 @@ export function sessionRoutes(deps: SessionRoutesDeps, router: Router, route: Ro
   /** Strapi's `revokeLogoutSessions`: every session, a device's, the refresh token's, the access token's, else all. */
   async function logout(sessions: SessionManager, req: Request, id: string, body: Row, cookie: string | undefined): Promise<void> {
     if (body.scope === 'all') return sessions.endAll(id);
-    const device = deviceIdOf(body);
-    if (device !== undefined) return sessions.endAll(id, device);
+    // A filter only, never stored: any length (a device that does not exist ends nothing).
+    if (typeof body.deviceId === 'string' && body.deviceId !== '') return sessions.endAll(id, body.deviceId);
     let current = deps.currentSession(req);
     const refreshToken = cookie || (typeof body.refreshToken === 'string' ? body.refreshToken : undefined);
     if (refreshToken && refreshToken.length <= MAX_TOKEN) current = (await sessions.sessionOfRefreshToken(refreshToken)) ?? current;

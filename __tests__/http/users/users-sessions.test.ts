@@ -120,6 +120,36 @@ describe('users-permissions session mode (jwtManagement: refresh)', () => {
     expect(await t.engine.count('up_sessions', { userId: String(laptop.user.id) })).toBe(0);
   });
 
+  it('takes a logout deviceId of any length as a filter (nothing stored): it ends no other session', async () => {
+    const a = await login(t.app, 'amber');
+    const out = await request(t.app).post('/api/auth/logout').set(bearer(a.jwt)).send({ deviceId: 'd'.repeat(5000) });
+    expect({ status: out.status, body: out.body }).toEqual({ status: 200, body: { ok: true } });
+    expect((await me(t.app, a.jwt)).status).toBe(200);
+  });
+
+  it('answers an error, never { ok: true }, when the logout could not be written (unlike Strapi, which logs it)', async () => {
+    const inner = testEngine();
+    let failing = false;
+    const engine = new Proxy(inner, {
+      get(target, key, receiver) {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (key === 'deleteMany') {
+          return (collection: string, filter: Record<string, unknown>) =>
+            failing && collection === 'up_sessions' ? Promise.reject(new Error('connection reset')) : target.deleteMany(collection, filter);
+        }
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const { app } = await createUsersApp({ ...REFRESH, ratelimit: false }, engine);
+    const mona = await register(app, 'mona');
+    failing = true;
+    const out = await request(app).post('/api/auth/logout').set(bearer(mona.jwt));
+    expect(out.status).toBe(500);
+    expect(out.body).toEqual({ data: null, error: expect.objectContaining({ status: 500 }) });
+    failing = false;
+    expect((await me(app, mona.jwt)).status).toBe(200); // not logged out, and not told so
+  });
+
   it('lists the caller\'s live sessions, current first, with the device of the login', async () => {
     const reg = await register(t.app, 'cedar');
     const mac = await login(t.app, 'cedar', { deviceId: 'cedar-mac' }, CHROME_MAC);

@@ -31,7 +31,7 @@ function describeAuth(auth: AuthOptions | undefined): string {
   const tokens = auth?.apiTokens?.length ?? 0;
   if (tokens > 0) parts.push(count(tokens, 'API token'));
   if (auth?.resolve) parts.push("the host's users (resolve)");
-  if (auth?.users) parts.push('users-permissions (register, log in, JWTs)');
+  if (auth?.users) parts.push(auth.users.jwtManagement === 'refresh' ? 'users-permissions (register, log in, sessions with refresh tokens)' : 'users-permissions (register, log in, JWTs)');
   return parts.length > 0 ? parts.join(', ') : 'nothing allowed (no Public role actions, no API token): every route answers 403';
 }
 

@@ -47,6 +47,10 @@ describeShared(`copied data matches ../shared (${SHARED}; skipped when it is abs
     expectSameFiles(join(SHARED, 'conformance', 'users'), join(REPO, '__tests__', 'conformance', 'users'));
   });
 
+  it('__tests__/conformance/users-sessions is byte-identical to ../shared/conformance/users-sessions (cases, golden, deliberate.json)', () => {
+    expectSameFiles(join(SHARED, 'conformance', 'users-sessions'), join(REPO, '__tests__', 'conformance', 'users-sessions'));
+  });
+
   it('__tests__/conformance/webhooks is byte-identical to ../shared/conformance/webhooks (Strapi\'s recorded webhook calls)', () => {
     expectSameFiles(join(SHARED, 'conformance', 'webhooks'), join(REPO, '__tests__', 'conformance', 'webhooks'));
   });

@@ -40,6 +40,14 @@ describe('the start-up line', () => {
     ]);
   });
 
+  it.each([
+    [{}, 'users-permissions (register, log in, JWTs)'],
+    [{ jwtManagement: 'refresh' as const }, 'users-permissions (register, log in, sessions with refresh tokens)'],
+  ])('names the users-permissions mode %j', async (mode, described) => {
+    const lines = await lineFor({ users: { jwtSecret: 's'.repeat(32), email: { send: async () => undefined }, ...mode } });
+    expect(lines.filter((l) => l.startsWith('info ')).map((l) => l.split('auth: ')[1])).toEqual([described]);
+  });
+
   it('names the data file of a durable memory engine', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'start-up-line-'));
     const engine = memoryEngine({ file: path.join(dir, 'content.db') });

@@ -37,6 +37,11 @@ export interface BlogAppOptions {
    * calls have it). Default: `WEBHOOK_URL` from the environment; none without it.
    */
   webhookUrl?: string;
+  /**
+   * Strapi's session mode for end users (`jwtManagement: 'refresh'`: short access tokens, refresh tokens, logout,
+   * `/auth/sessions`). Default: true when the environment has `USERS_SESSIONS=refresh`.
+   */
+  usersSessions?: boolean;
   /** Delivery settings of that webhook (tests: short timeouts). */
   webhookSettings?: Omit<WebhooksOptions, 'endpoints'>;
   /**
@@ -83,6 +88,7 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
         roles: { authenticated: { actions: authenticatedActions(model.permissions.authenticated.actions, strapiCompat) } },
         email: { send: logEmail },
         ...(publicUrl ? { url: publicUrl } : {}),
+        ...((options.usersSessions ?? process.env.USERS_SESSIONS === 'refresh') ? { jwtManagement: 'refresh' as const } : {}),
       },
     },
     upload: { directory: uploadsDir },

@@ -22,10 +22,21 @@ const roleWith = (extra: Record<string, JsonSchema>): JsonSchema => ({
   required: ['id', 'documentId', 'name', 'type'],
   properties: { id: { type: 'integer' }, documentId: { type: 'string' }, name: { type: 'string' }, description: { type: ['string', 'null'] }, type: { type: 'string' }, createdAt: { type: 'string' }, updatedAt: { type: 'string' }, publishedAt: { type: ['string', 'null'] }, ...extra },
 });
-const auth: JsonSchema = { type: 'object', required: ['user'], properties: { jwt: { type: 'string', description: 'HS256 JWT: send it as `Authorization: Bearer <jwt>`' }, user } };
+const auth: JsonSchema = {
+  type: 'object',
+  required: ['user'],
+  properties: { jwt: { type: 'string', description: 'HS256 JWT: send it as `Authorization: Bearer <jwt>`' }, refreshToken: { type: 'string', description: 'Session mode only: spend it at /auth/refresh' }, user },
+};
 const okTrue: JsonSchema = { type: 'object', required: ['ok'], properties: { ok: { const: true } } };
 const body = (properties: Record<string, JsonSchema>, required: string[]) => ({ required: true, content: json({ type: 'object', required, properties }) });
 const str = { type: 'string' } as const;
+/** Session mode's answers: a token pair, and one session of `GET /auth/sessions`. */
+const tokens: JsonSchema = { type: 'object', required: ['jwt'], properties: { jwt: str, refreshToken: str } };
+const sessionEntry: JsonSchema = {
+  type: 'object',
+  required: ['id', 'deviceId', 'current', 'lastActiveAt'],
+  properties: { id: str, deviceId: { type: ['string', 'null'] }, deviceName: str, current: { type: 'boolean' }, loginAt: str, lastActiveAt: str },
+};
 const tree: JsonSchema = { type: 'object', description: '`{ [type]: { controllers: { [controller]: { [action]: { enabled, policy } } } } }`' };
 
 function op(action: string, summary: string, extra: Operation): Operation {
@@ -49,6 +60,14 @@ export function usersPaths(registry: Registry, maxLimit: number): Record<string,
     '/auth/reset-password': { post: op('auth.resetPassword', 'Set a new password with the e-mailed code', { requestBody: body({ code: str, password, passwordConfirmation: str }, ['code', 'password', 'passwordConfirmation']), responses: { 200: ok('The JWT and the user', auth), ...errorsOf(COMMON) } }) },
     '/auth/email-confirmation': { get: op('auth.emailConfirmation', 'Confirm an e-mail address', { parameters: [{ name: 'confirmation', in: 'query', required: true, schema: str }], responses: { 302: { description: 'Confirmed: redirects to advanced.emailConfirmationRedirection' }, ...errorsOf(COMMON) } }) },
     '/auth/send-email-confirmation': { post: op('auth.sendEmailConfirmation', 'Send the confirmation e-mail again', { requestBody: body({ email: str }, ['email']), responses: { 200: ok('Sent', { type: 'object', properties: { email: str, sent: { const: true } } }), ...errorsOf(COMMON) } }) },
+    // Session mode (`jwtManagement: 'refresh'`) only: 404 otherwise, as Strapi.
+    '/auth/refresh': { post: op('auth.refresh', 'Spend a refresh token (body or cookie) for a new pair (session mode)', { requestBody: { content: json({ type: 'object', properties: { refreshToken: str } }) }, responses: { 200: ok('The new access token (and refresh token unless in the cookie)', tokens), ...errorsOf([...COMMON, 404]) } }) },
+    '/auth/logout': { post: op('auth.logout', 'End this session, a device\'s (`deviceId`), a refresh token\'s, or all (`scope: "all"`)', { requestBody: { content: json({ type: 'object', properties: { scope: { const: 'all' }, deviceId: str, refreshToken: str } }) }, responses: { 200: ok('Done', okTrue), ...errorsOf([...COMMON, 404]) } }) },
+    '/auth/sessions': { get: op('auth.getSessions', 'The caller\'s live sessions, the current one first', { responses: { 200: ok('The sessions', { type: 'object', required: ['data'], properties: { data: { type: 'array', items: sessionEntry } } }), ...errorsOf([...COMMON, 404]) } }) },
+    '/auth/sessions/{sessionId}': {
+      parameters: [{ name: 'sessionId', in: 'path', required: true, schema: str, description: 'A session id of GET /auth/sessions' }],
+      delete: op('auth.revokeSession', 'End one of the caller\'s sessions', { responses: { 200: ok('Ended', { type: 'object', properties: { data: { type: 'object' } } }), ...errorsOf([...COMMON, 404]) } }),
+    },
     '/users/me': { get: op('user.me', 'The JWT\'s user', { parameters: routeParameters(registry, ct, 'findOne', maxLimit), responses: { 200: ok('The user', user), ...errorsOf(COMMON) } }) },
     '/users/count': { get: op('user.count', 'Count users', { responses: { 200: ok('How many', { type: 'integer', minimum: 0 }), ...errorsOf(COMMON) } }) },
     '/users': {

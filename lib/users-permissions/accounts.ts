@@ -7,6 +7,7 @@ import type { Mailer } from './email';
 import { hashPassword, spendPasswordCheck, verifyPassword } from './passwords';
 import type { PluginDocuments } from './plugin-store';
 import type { RolesService } from './roles';
+import type { SessionManager } from './sessions';
 import type { ResolvedUsersOptions } from './users-options';
 import { AUTH_LIMITS, EMAIL_RULE, NEW_PASSWORD_RULE, tooLong, USERNAME_RULE } from './auth-limits';
 import { assertNoUnknownKeys, bodyObject, passwordsDoNotMatch, validateStrings } from './validate-body';
@@ -21,6 +22,8 @@ export interface AccountsContext {
   readonly jwt: JwtService;
   readonly mailer: Mailer;
   readonly logger: Logger;
+  /** Session mode's sessions (ended with their user); undefined in legacy mode. */
+  readonly sessions?: SessionManager;
 }
 
 /** Where the links of the e-mails point, from the options (`auth.users.url`), never from the request. */

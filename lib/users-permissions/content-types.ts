@@ -2,6 +2,8 @@ export const USER_UID = 'plugin::users-permissions.user';
 export const ROLE_UID = 'plugin::users-permissions.role';
 /** Where the rate limit counts requests (one row per key and window), shared by every app instance. */
 export const RATE_LIMIT_COLLECTION = 'up_rate_limits';
+/** Where session mode (`jwtManagement: 'refresh'`) keeps the sessions behind refresh tokens, shared by every instance. */
+export const SESSIONS_COLLECTION = 'up_sessions';
 
 /** The attributes of Strapi's user type that the plugin itself reads and writes (an extension cannot change them). */
 export const USER_CORE_ATTRIBUTES = ['username', 'email', 'provider', 'password', 'resetPasswordToken', 'confirmationToken', 'confirmed', 'blocked', 'role'] as const;

@@ -6,16 +6,17 @@ import type { Engine, IndexSpec } from '../engine';
 import type { RestLimits } from '../query';
 import type { Registry } from '../schema';
 import type { AccountsContext } from './accounts';
-import { RATE_LIMIT_COLLECTION, usersContentTypes } from './content-types';
+import { RATE_LIMIT_COLLECTION, SESSIONS_COLLECTION, usersContentTypes } from './content-types';
 import { createMailer } from './email';
 import { createJwtService } from './jwt';
 import { createPluginStore } from './plugin-store';
 import { createRateLimiter, RATE_LIMIT_INDEXES } from './rate-limit';
 import { createRolesService } from './roles';
 import { usersRoutes } from './routes';
+import { createSessionManager, SESSION_INDEXES } from './sessions';
 import { resolveUsersOptions, type ResolvedUsersOptions } from './users-options';
 
-export type { UsersOptions, UsersRoleOption, UsersEmail, UsersEmailSender } from './users-options';
+export type { UsersOptions, UsersRoleOption, UsersEmail, UsersEmailSender, UsersSessionsOption } from './users-options';
 export { USER_UID, ROLE_UID } from './content-types';
 export { hashPassword, verifyPassword } from './passwords';
 
@@ -63,7 +64,10 @@ export function createUsersPermissions(given: unknown): UsersPermissionsPlugin {
   return {
     options,
     contentTypes: usersContentTypes(options.userAttributes),
-    collections: [{ name: RATE_LIMIT_COLLECTION, indexes: RATE_LIMIT_INDEXES }],
+    collections: [
+      { name: RATE_LIMIT_COLLECTION, indexes: RATE_LIMIT_INDEXES },
+      ...(options.jwtManagement === 'refresh' ? [{ name: SESSIONS_COLLECTION, indexes: SESSION_INDEXES }] : []),
+    ],
     start: (deps) => startPlugin(options, deps),
   };
 }
@@ -76,20 +80,27 @@ function startPlugin(options: ResolvedUsersOptions, deps: Parameters<UsersPermis
   if (!mailer.configured) {
     deps.logger.warn('users-permissions: no e-mail sender (auth.users.email.send): reset-password and confirmation e-mails are not sent (docs/users.md)');
   }
-  const ctx: AccountsContext = { options, users: store.users, roles, jwt, mailer, logger: deps.logger };
+  const sessions = options.jwtManagement === 'refresh' ? createSessionManager(deps.engine, { secret: options.jwtSecret, lifespans: options.sessions }) : undefined;
+  const ctx: AccountsContext = { options, users: store.users, roles, jwt, mailer, logger: deps.logger, sessions };
   const limiter = options.ratelimit ? createRateLimiter(deps.engine, options.ratelimit) : undefined;
   const users = new WeakMap<IncomingMessage, Row>();
+  const sessionIds = new WeakMap<IncomingMessage, string>();
   return {
     async authenticate(token, req) {
-      const payload = jwt.verify(token);
+      // Session mode: an access token of a live session (sessions.ts), never a legacy `{ id }` JWT.
+      const caller = sessions ? await sessions.verifyAccess(token) : undefined;
+      const payload = sessions ? (caller ? { id: caller.userId } : null) : jwt.verify(token);
       if (!payload || payload.id === undefined) throw new UnauthorizedError();
       // Strapi looks the id up as the database gives it: a number, or the same number as a string.
       const id = typeof payload.id === 'string' && /^\d{1,15}$/.test(payload.id) ? Number(payload.id) : payload.id;
       const user = typeof id === 'number' ? await store.users.rowById(id) : undefined;
+      // Strapi's session mode reads an access token of a user that no longer exists as an invalid token.
+      if (!user && sessions) throw new UnauthorizedError();
       if (!user || user.blocked === true || (options.emailConfirmation && user.confirmed !== true)) {
         throw new UnauthorizedError('Invalid credentials');
       }
       users.set(req, user);
+      if (caller) sessionIds.set(req, caller.sessionId);
       return { actions: typeof user.role === 'string' ? await roles.actionsOf(user.role) : [], subject: 'users-permissions' };
     },
     publicActions: () => roles.publicActions(),
@@ -99,6 +110,10 @@ function startPlugin(options: ResolvedUsersOptions, deps: Parameters<UsersPermis
         deps.logger.warn(`users-permissions: the default role "${options.defaultRole}" does not exist: registering answers 400 until it does`);
       }
     },
-    routes: (router) => usersRoutes({ ctx, registry: deps.registry, limiter, currentUser: (req: Request) => users.get(req) }, router),
+    routes: (router) => {
+      const currentUser = (req: Request): Row | undefined => users.get(req);
+      const currentSession = (req: Request): string | undefined => sessionIds.get(req);
+      usersRoutes({ ctx, registry: deps.registry, limiter, currentUser, sessions: { options, sessions, currentUser, currentSession } }, router);
+    },
   };
 }

@@ -9,6 +9,7 @@ import * as accounts from './accounts';
 import type { AccountsContext, RequestUrls } from './accounts';
 import { limitRequest } from './limit-request';
 import type { RateLimiter } from './rate-limit';
+import { createAuthAnswer, sessionRoutes, type SessionRoutesDeps } from './session-routes';
 import { permissionsTree } from './role-actions';
 import type { Registry } from '../schema';
 import { countUsers, createUser, deleteUser, findUser, findUsers, pathId, updateUser } from './user-admin';
@@ -22,6 +23,8 @@ export interface UsersRoutesDeps {
   readonly limiter: RateLimiter | undefined;
   /** The authenticated user of the request (its JWT), if any. */
   readonly currentUser: (req: Request) => Row | undefined;
+  /** Session mode's routes and answers (session-routes.ts). */
+  readonly sessions: SessionRoutesDeps;
 }
 
 const UP = 'plugin::users-permissions';
@@ -78,13 +81,16 @@ export function usersRoutes(deps: UsersRoutesDeps, router: Router): void {
     return b as Record<string, unknown>;
   };
 
-  router.route('/auth/local').post(route('auth.callback', async (req, res, a) => send(res, 200, await accounts.login(ctx, req.body, a)), true)).all(methodNotAllowed(['POST']));
-  router.route('/auth/local/register').post(route('auth.register', async (req, res, a) => send(res, 200, await accounts.register(ctx, req.body, a, urlsOf(ctx))), true)).all(methodNotAllowed(['POST']));
+  const answer = createAuthAnswer(deps.sessions);
+  router.route('/auth/local').post(route('auth.callback', async (req, res, a) => answer(req, res, await accounts.login(ctx, req.body, a), 'login'), true)).all(methodNotAllowed(['POST']));
+  router.route('/auth/local/register').post(route('auth.register', async (req, res, a) => answer(req, res, await accounts.register(ctx, req.body, a, urlsOf(ctx)), 'register'), true)).all(methodNotAllowed(['POST']));
   router.route('/auth/forgot-password').post(route('auth.forgotPassword', async (req, res) => send(res, 200, await accounts.forgotPassword(ctx, req.body)), true)).all(methodNotAllowed(['POST']));
-  router.route('/auth/reset-password').post(route('auth.resetPassword', async (req, res, a) => send(res, 200, await accounts.resetPassword(ctx, req.body, a)), true)).all(methodNotAllowed(['POST']));
-  router.route('/auth/change-password').post(route('auth.changePassword', async (req, res, a) => send(res, 200, await accounts.changePassword(ctx, me(req), req.body, a)), true)).all(methodNotAllowed(['POST']));
+  router.route('/auth/reset-password').post(route('auth.resetPassword', async (req, res, a) => answer(req, res, await accounts.resetPassword(ctx, req.body, a), 'password'), true)).all(methodNotAllowed(['POST']));
+  router.route('/auth/change-password').post(route('auth.changePassword', async (req, res, a) => answer(req, res, await accounts.changePassword(ctx, me(req), req.body, a), 'password'), true)).all(methodNotAllowed(['POST']));
   router.route('/auth/email-confirmation').get(route('auth.emailConfirmation', async (req, res) => res.redirect(await accounts.confirmEmail(ctx, parseRawQuery(rawQueryString(req)) as Record<string, unknown>)))).all(methodNotAllowed(['GET']));
   router.route('/auth/send-email-confirmation').post(route('auth.sendEmailConfirmation', async (req, res) => send(res, 200, await accounts.sendEmailConfirmation(ctx, req.body, urlsOf(ctx))), true)).all(methodNotAllowed(['POST']));
+
+  sessionRoutes(deps.sessions, router, route);
 
   router.route('/users/count').get(route('user.count', async (req, res, a) => send(res, 200, await countUsers(ctx, rawQueryString(req), a)))).all(methodNotAllowed(['GET']));
   router.route('/users/me').get(route('user.me', async (req, res, a) => send(res, 200, await findUser(ctx, me(req).id as number, rawQueryString(req), a)))).all(methodNotAllowed(['GET']));

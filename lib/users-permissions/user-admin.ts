@@ -92,5 +92,6 @@ export async function deleteUser(ctx: AccountsContext, id: number, ability: Abil
   const row = await ctx.users.rowById(id);
   if (!user || !row) return null;
   await ctx.users.delete(row.documentId as string);
+  await ctx.sessions?.endAll(String(id)); // as Strapi: a deleted user's sessions end with it
   return user;
 }

@@ -75,6 +75,40 @@ export interface UsersOptions {
    * `src/extensions/users-permissions/content-types/user/schema.json` (`{ attributes: {...} }`).
    */
   userSchema?: { attributes?: Record<string, unknown> };
+  /**
+   * Strapi's `jwtManagement`: `'legacy-support'` (default: one long JWT, `jwt.expiresIn`) or `'refresh'` (session
+   * mode: short access tokens, refresh tokens of stored sessions, `/auth/refresh`, `/auth/logout`, `/auth/sessions`).
+   */
+  jwtManagement?: 'legacy-support' | 'refresh';
+  /** Session mode's lifespans (seconds) and refresh cookie, as Strapi's `sessions` config. See docs/users.md. */
+  sessions?: UsersSessionsOption;
+}
+
+/** `auth.users.sessions` (Strapi's `plugin::users-permissions.sessions`). */
+export interface UsersSessionsOption {
+  /** Access tokens' lifespan; default 600 (10 minutes). */
+  accessTokenLifespan?: number;
+  /** A login's longest life, however often it is refreshed; default 2592000 (30 days). */
+  maxRefreshTokenLifespan?: number;
+  /** How long a refresh token may wait before it is spent; default 1209600 (14 days). */
+  idleRefreshTokenLifespan?: number;
+  /** Accepted for Strapi configurations; the plugin opens refresh sessions only, which do not read them. */
+  maxSessionLifespan?: number;
+  /** Accepted for Strapi configurations (see `maxSessionLifespan`). */
+  idleSessionLifespan?: number;
+  /** Refresh tokens in an httpOnly cookie instead of the body (default false; per request: `x-strapi-refresh-cookie: httpOnly`). */
+  httpOnly?: boolean;
+  /** The cookie: name `strapi_up_refresh`, `sameSite` `lax`, `path` `/`, `secure` in production, by default. */
+  cookie?: { name?: string; secure?: boolean; sameSite?: 'lax' | 'strict' | 'none'; path?: string; domain?: string; maxAge?: number };
+}
+
+/** Session mode's settings with their defaults (Strapi's `services/constants`). */
+export interface ResolvedSessionsOptions {
+  readonly accessTokenLifespan: number;
+  readonly maxRefreshTokenLifespan: number;
+  readonly idleRefreshTokenLifespan: number;
+  readonly httpOnly: boolean;
+  readonly cookie: Readonly<NonNullable<UsersSessionsOption['cookie']>> & { readonly name: string };
 }
 
 /** The options with their defaults applied. */
@@ -93,7 +127,35 @@ export interface ResolvedUsersOptions {
   readonly url: string | null;
   readonly email: UsersOptions['email'];
   readonly userAttributes: Readonly<Record<string, unknown>>;
+  readonly jwtManagement: 'legacy-support' | 'refresh';
+  readonly sessions: ResolvedSessionsOptions;
 }
+
+const SECONDS = { type: 'integer', minimum: 1, maximum: 315_360_000 } as const;
+const SESSIONS_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    accessTokenLifespan: SECONDS,
+    maxRefreshTokenLifespan: SECONDS,
+    idleRefreshTokenLifespan: SECONDS,
+    maxSessionLifespan: SECONDS,
+    idleSessionLifespan: SECONDS,
+    httpOnly: { type: 'boolean' },
+    cookie: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        name: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$" },
+        secure: { type: 'boolean' },
+        sameSite: { enum: ['lax', 'strict', 'none'] },
+        path: { type: 'string', pattern: '^/[^;\\s]*$' },
+        domain: { type: 'string', pattern: '^[A-Za-z0-9.-]{1,253}$' },
+        maxAge: { type: 'integer', minimum: 0 },
+      },
+    },
+  },
+} as const;
 
 const ACTION = { type: 'string', pattern: '^[a-z][a-z0-9-]*::[A-Za-z0-9_.-]+\\.[A-Za-z0-9_-]+$' } as const;
 const schema = {
@@ -137,6 +199,8 @@ const schema = {
     email: { type: 'object', additionalProperties: false, properties: { send: {}, from: { type: 'string' }, replyTo: { type: 'string' } } },
     userSchema: { type: 'object', properties: { attributes: { type: 'object' } } },
     url: { type: 'string', pattern: '^https?://[^\\s<>"\'`]+$' },
+    jwtManagement: { enum: ['legacy-support', 'refresh'] },
+    sessions: SESSIONS_SCHEMA,
   },
 } as const;
 
@@ -187,6 +251,20 @@ export function resolveUsersOptions(given: unknown): ResolvedUsersOptions {
     url: o.url === undefined ? null : o.url.replace(/\/+$/, ''),
     email: o.email,
     userAttributes: o.userSchema?.attributes ?? {},
+    jwtManagement: o.jwtManagement ?? 'legacy-support',
+    sessions: resolveSessions(o.sessions ?? {}),
+  });
+}
+
+/** Strapi's defaults (services/constants.ts): access tokens 10 minutes, refresh tokens idle 14 days, a login 30 days at most. */
+function resolveSessions(s: UsersSessionsOption): ResolvedSessionsOptions {
+  // An idle window longer than the longest life is cut at the end of the login (sessions.ts).
+  return Object.freeze({
+    accessTokenLifespan: s.accessTokenLifespan ?? 600,
+    maxRefreshTokenLifespan: s.maxRefreshTokenLifespan ?? 30 * 24 * 3600,
+    idleRefreshTokenLifespan: s.idleRefreshTokenLifespan ?? 14 * 24 * 3600,
+    httpOnly: s.httpOnly ?? false,
+    cookie: Object.freeze({ ...s.cookie, name: s.cookie?.name ?? 'strapi_up_refresh' }),
   });
 }
 

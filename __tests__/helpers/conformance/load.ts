@@ -9,6 +9,10 @@ export const GOLDEN_DIR = join(CONFORMANCE_DIR, 'golden');
 /** The users-and-permissions corpus (replayed after the main one, on the same server) and its golden. */
 export const USERS_CORPUS_FILE = join(CONFORMANCE_DIR, 'users', 'cases.json');
 export const USERS_GOLDEN_DIR = join(CONFORMANCE_DIR, 'users', 'golden');
+/** The session-mode corpus (replayed after the main one on a server in session mode), its golden and deliberate differences. */
+export const SESSIONS_CORPUS_FILE = join(CONFORMANCE_DIR, 'users-sessions', 'cases.json');
+export const SESSIONS_GOLDEN_DIR = join(CONFORMANCE_DIR, 'users-sessions', 'golden');
+export const SESSIONS_DELIBERATE_FILE = join(CONFORMANCE_DIR, 'users-sessions', 'deliberate.json');
 
 function readJson<T>(file: string): T {
   return JSON.parse(readFileSync(file, 'utf8')) as T;

@@ -49,6 +49,7 @@ function normalizeString(s: string, ctx: NormalizeContext, key: string | undefin
   if (ISO_TS.test(s)) return '<ts>';
   if (key === 'hash') return '<hash>';
   if (key === 'jwt') return '<jwt>';
+  if (key === 'refreshToken') return '<refresh>';
   let out = s;
   if (key === 'url' || key === 'previewUrl') out = out.replace(/_[0-9a-f]{10}(?=\.[A-Za-z0-9]+$|$)/, '_<hash>');
   const symbol = ctx.docs.get(out);
@@ -61,7 +62,7 @@ function normalizeString(s: string, ctx: NormalizeContext, key: string | undefin
 }
 
 /**
- * A body with ids, timestamps, media hashes, users-permissions `jwt`s (and with `looseMedia` sizes) replaced by symbols and object
+ * A body with ids, timestamps, media hashes, users-permissions `jwt`s and `refreshToken`s (and with `looseMedia` sizes) replaced by symbols and object
  * keys sorted, as compare.mjs does, so two servers' answers can be compared structurally.
  * @example normalize({ id: 3, createdAt: '2026-01-01T00:00:00.000Z' }, ctx) // { createdAt: '<ts>', id: '<id>' }
  */

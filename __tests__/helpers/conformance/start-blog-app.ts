@@ -40,12 +40,12 @@ function closeServer(server: Server): Promise<void> {
 /**
  * Starts `examples/blog` empty (`seed: false`) on a free port with uploads in a temp dir, in its Strapi
  * compatibility mode (`strapiCompat`, what `STRAPI_COMPAT=1` gives `npm start`): the corpus was recorded on a
- * Strapi whose Public role reads drafts with `find` alone.
+ * Strapi whose Public role reads drafts with `find` alone. `usersSessions`: in session mode (`USERS_SESSIONS=refresh`).
  * @example const blog = await startBlogApp(); await replayCorpus(cases, blog.base, blogTokens()); await blog.close();
  */
-export async function startBlogApp(): Promise<RunningBlogApp> {
+export async function startBlogApp(options: { usersSessions?: boolean } = {}): Promise<RunningBlogApp> {
   const uploadsDir = mkdtempSync(join(tmpdir(), 'cr-conformance-uploads-'));
-  const blog = await createBlogApp({ seed: false, uploadsDir, engine: testEngine(), strapiCompat: true });
+  const blog = await createBlogApp({ seed: false, uploadsDir, engine: testEngine(), strapiCompat: true, usersSessions: options.usersSessions ?? false });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = blog.app.listen(0, '127.0.0.1');
     s.once('listening', () => resolve(s));

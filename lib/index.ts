@@ -79,7 +79,7 @@ export {
 } from './transfer';
 export type { Logger } from './errors/logger';
 export { hashAccessKey, type AuthOptions, type Ability } from './auth';
-export type { UsersOptions, UsersRoleOption, UsersEmail, UsersEmailSender, UsersSessionsOption } from './users-permissions';
+export type { UsersOptions, UsersRoleOption, UsersEmail, UsersEmailSender, UsersSessionsOption, UsersProviderOption } from './users-permissions';
 export type {
   DocumentService,
   ContentDocument,

@@ -191,9 +191,9 @@ function expectOk(res: SpawnSyncReturns<string>, what: string): void {
 
     it.each(examples.map((e) => [e.where, e] as const))('runs %s', (_where, example) => {
       const file = projects.files.get(example)!;
-      // What the examples read from the environment (docs/security.md's token hashes: any 128 hex digits; docs/users.md's JWT secret).
+      // What the examples read from the environment (docs/security.md's token hashes: any 128 hex digits; docs/users.md's JWT secret and social-login clients).
       const hash = (c: string) => c.repeat(128);
-      const env = { ...process.env, NODE_ENV: 'test', MONGODB_URI: '', CMS_TOKEN: 'example-token-0123456789abcdef', API_TOKEN_SALT: 'salt', FRONTEND_TOKEN_HASH: hash('a'), IMPORTER_TOKEN_HASH: hash('b'), UPLOADER_TOKEN_HASH: hash('c'), JWT_SECRET: 'example-jwt-secret' };
+      const env = { ...process.env, NODE_ENV: 'test', MONGODB_URI: '', CMS_TOKEN: 'example-token-0123456789abcdef', API_TOKEN_SALT: 'salt', FRONTEND_TOKEN_HASH: hash('a'), IMPORTER_TOKEN_HASH: hash('b'), UPLOADER_TOKEN_HASH: hash('c'), JWT_SECRET: 'example-jwt-secret', GITHUB_CLIENT_ID: 'example-github-id', GITHUB_CLIENT_SECRET: 'example-github-secret', OIDC_ISSUER: 'https://id.example.com/realms/site', OIDC_CLIENT_ID: 'example-oidc-id', OIDC_CLIENT_SECRET: 'example-oidc-secret' };
       // A shell example: bash in its own folder, `npx content-router` the installed package's command.
       const res =
         example.lang === 'sh'

@@ -5,6 +5,7 @@ import express from 'express';
 import { createContentRouter, healthCheck, memoryEngine, serveUploads, type ContentRouter, type Engine, type WebhooksOptions } from '../../lib';
 import { jwtSecretFor } from './jwt-secret';
 import { loadBlogModel } from './model';
+import { providersFromEnv } from './providers-from-env';
 import { seedDemo } from './seed';
 
 export interface BlogAppOptions {
@@ -89,6 +90,8 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
         email: { send: logEmail },
         ...(publicUrl ? { url: publicUrl } : {}),
         ...((options.usersSessions ?? process.env.USERS_SESSIONS === 'refresh') ? { jwtManagement: 'refresh' as const } : {}),
+        // Social login: only the providers whose client id and secret the environment holds (none by default).
+        providers: providersFromEnv(process.env, publicUrl),
       },
     },
     upload: { directory: uploadsDir },

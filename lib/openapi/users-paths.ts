@@ -44,8 +44,31 @@ function op(action: string, summary: string, extra: Operation): Operation {
 }
 
 /**
+ * Social login (docs/users.md#social-login): `/connect/{provider}`, its callback, and `/auth/{provider}/callback`. The
+ * last two share their action with another route (`x-strapi-action`), so their operationIds get a suffix (unique).
+ */
+function connectPaths(): Record<string, PathItem> {
+  const provider: Parameter = { name: 'provider', in: 'path', required: true, schema: str, description: 'A provider of auth.users.providers' };
+  const query = (name: string, description: string): Parameter => ({ name, in: 'query', required: false, schema: str, description });
+  return {
+    '/connect/{provider}': {
+      parameters: [provider],
+      get: op('auth.connect', 'Log in with a provider: redirects to its authorization endpoint', { parameters: [query('callback', 'Another frontend URL of the configured callback\'s origin')], responses: { 302: { description: 'To the provider' }, ...errorsOf(COMMON) } }),
+    },
+    '/connect/{provider}/callback': {
+      parameters: [provider],
+      get: op('auth.connect', 'The provider\'s answer (its redirect URI): redirects to the frontend with access_token or error', { operationId: `${UP}.auth.connect.callback`, responses: { 302: { description: 'To the frontend callback, with ?access_token= or ?error=' }, ...errorsOf(COMMON) } }),
+    },
+    '/auth/{provider}/callback': {
+      parameters: [provider],
+      get: op('auth.callback', 'Log in (or register) with a provider\'s access token', { operationId: `${UP}.auth.callback.provider`, parameters: [query('access_token', 'The provider\'s access token')], responses: { 200: ok('The JWT and the user', auth), ...errorsOf(COMMON) } }),
+    },
+  };
+}
+
+/**
  * The routes of the users-permissions plugin (docs/users.md), when the registry has its user type: `/auth/*`,
- * `/users*`, `/users-permissions/roles*` and `/users-permissions/permissions`.
+ * `/users*`, `/users-permissions/roles*`, `/users-permissions/permissions` and social login's.
  */
 export function usersPaths(registry: Registry, maxLimit: number): Record<string, PathItem> {
   const ct = registry.contentTypes.get(USER_UID);
@@ -91,5 +114,6 @@ export function usersPaths(registry: Registry, maxLimit: number): Record<string,
       delete: op('role.deleteRole', 'Delete a role (its users move to Public)', { responses: { 200: ok('Deleted', okTrue), ...errorsOf([...COMMON, 404]) } }),
     },
     '/users-permissions/permissions': { get: op('permissions.getPermissions', 'Every action', { responses: { 200: ok('The tree', { type: 'object', properties: { permissions: tree } }), ...errorsOf(COMMON) } }) },
+    ...connectPaths(),
   };
 }

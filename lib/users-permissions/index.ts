@@ -17,6 +17,7 @@ import { createSessionManager, SESSION_INDEXES } from './sessions';
 import { resolveUsersOptions, type ResolvedUsersOptions } from './users-options';
 
 export type { UsersOptions, UsersRoleOption, UsersEmail, UsersEmailSender, UsersSessionsOption } from './users-options';
+export type { UsersProviderOption } from './connect/providers-options';
 export { USER_UID, ROLE_UID } from './content-types';
 export { hashPassword, verifyPassword } from './passwords';
 

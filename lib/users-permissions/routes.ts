@@ -11,6 +11,7 @@ import { limitRequest } from './limit-request';
 import type { RateLimiter } from './rate-limit';
 import { createAuthAnswer, sessionRoutes, type SessionRoutesDeps } from './session-routes';
 import { permissionsTree } from './role-actions';
+import { connectRoutes } from './connect/connect-routes';
 import type { Registry } from '../schema';
 import { countUsers, createUser, deleteUser, findUser, findUsers, pathId, updateUser } from './user-admin';
 
@@ -91,6 +92,7 @@ export function usersRoutes(deps: UsersRoutesDeps, router: Router): void {
   router.route('/auth/send-email-confirmation').post(route('auth.sendEmailConfirmation', async (req, res) => send(res, 200, await accounts.sendEmailConfirmation(ctx, req.body, urlsOf(ctx))), true)).all(methodNotAllowed(['POST']));
 
   sessionRoutes(deps.sessions, router, route);
+  connectRoutes(ctx, ctx.options.providers, router, route, answer);
 
   router.route('/users/count').get(route('user.count', async (req, res, a) => send(res, 200, await countUsers(ctx, rawQueryString(req), a)))).all(methodNotAllowed(['GET']));
   router.route('/users/me').get(route('user.me', async (req, res, a) => send(res, 200, await findUser(ctx, me(req).id as number, rawQueryString(req), a)))).all(methodNotAllowed(['GET']));

@@ -2,6 +2,7 @@ import Ajv from 'ajv';
 import { ConfigurationError } from '../errors';
 import { ajvErrorMessage, pickAjvError } from '../errors/ajv-message';
 import { checkJwtSecret } from './jwt-secret-strength';
+import { PROVIDERS_SCHEMA, resolveProviders, type ResolvedProvider, type UsersProviderOption } from './connect/providers-options';
 
 /** One e-mail as the users-permissions plugin sends it (reset password, e-mail confirmation). */
 export interface UsersEmail {
@@ -82,6 +83,8 @@ export interface UsersOptions {
   jwtManagement?: 'legacy-support' | 'refresh';
   /** Session mode's lifespans (seconds) and refresh cookie, as Strapi's `sessions` config. See docs/users.md. */
   sessions?: UsersSessionsOption;
+  /** Social login (Strapi's Providers settings): `GET /connect/<name>` and `/auth/<name>/callback`. See docs/users.md. */
+  providers?: Record<string, UsersProviderOption>;
 }
 
 /** `auth.users.sessions` (Strapi's `plugin::users-permissions.sessions`). */
@@ -129,6 +132,7 @@ export interface ResolvedUsersOptions {
   readonly userAttributes: Readonly<Record<string, unknown>>;
   readonly jwtManagement: 'legacy-support' | 'refresh';
   readonly sessions: ResolvedSessionsOptions;
+  readonly providers: ReadonlyMap<string, ResolvedProvider>;
 }
 
 const SECONDS = { type: 'integer', minimum: 1, maximum: 315_360_000 } as const;
@@ -201,6 +205,7 @@ const schema = {
     url: { type: 'string', pattern: '^https?://[^\\s<>"\'`]+$' },
     jwtManagement: { enum: ['legacy-support', 'refresh'] },
     sessions: SESSIONS_SCHEMA,
+    providers: PROVIDERS_SCHEMA,
   },
 } as const;
 
@@ -236,6 +241,7 @@ export function resolveUsersOptions(given: unknown): ResolvedUsersOptions {
   }
   checkJwtSecret(o.jwtSecret);
   const defaultRole = o.advanced?.defaultRole ?? 'authenticated';
+  const url = o.url === undefined ? null : o.url.replace(/\/+$/, '');
   if (defaultRole === 'public') throw invalid('auth.users.advanced.defaultRole cannot be "public"');
   return Object.freeze({
     jwtSecret: o.jwtSecret,
@@ -248,9 +254,10 @@ export function resolveUsersOptions(given: unknown): ResolvedUsersOptions {
     emailResetPassword: o.advanced?.emailResetPassword ?? null,
     allowedFields: o.register?.allowedFields ?? [],
     ratelimit: o.ratelimit === false ? false : rateLimitOptions(o.ratelimit),
-    url: o.url === undefined ? null : o.url.replace(/\/+$/, ''),
+    url,
     email: o.email,
     userAttributes: o.userSchema?.attributes ?? {},
+    providers: resolveProviders(o.providers, url),
     jwtManagement: o.jwtManagement ?? 'legacy-support',
     sessions: resolveSessions(o.sessions ?? {}),
   });

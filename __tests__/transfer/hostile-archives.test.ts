@@ -115,11 +115,12 @@ describe('decompression bombs and huge lines: refused at the limit, memory bound
     expect(growth).toBeLessThan(HEAP_BOUND);
   });
 
-  it('many configuration lines of 1 MiB each are read one at a time (the 1.4 MB archive of the review, at 160 MB)', async () => {
-    const line = `{"key":"k","value":"${'y'.repeat(MiB)}"}\n`;
-    const file = await craftArchive([{ name: 'configuration/configuration_00001.jsonl', body: line.repeat(160) }, { name: ENTITIES, body: '{"type":1}\n' }], true);
+  it('a gzip bomb in a configuration line kept aside: 512 MiB of one JSON string (the 1.4 MB archive of the review peaked at 2.5 GB)', async () => {
+    const head = '{"key":"plugin_content_manager_configuration","value":"';
+    const file = await craftArchive([{ name: 'configuration/configuration_00001.jsonl', head, size: 512 * MiB, fill: 0x79 }], true);
+    expect(fs.statSync(file).size).toBeLessThan(1 * MiB);
     const { error, growth } = await refusal(file);
-    expect(error.problems).toEqual([`entities line 1: not a Strapi entity ({ type, id, data })`]);
+    expect(error.message).toBe('configuration/configuration_00001.jsonl line 1: longer than 16777216 bytes (maxLineBytes); nothing was imported');
     expect(growth).toBeLessThan(HEAP_BOUND);
   });
 
@@ -216,15 +217,16 @@ describe('duplicates and wrong types', () => {
     expect(error.problems).toEqual(expect.arrayContaining([expect.stringMatching(/^plugin::upload\.file id \d+, field hash: the file \w+\.\w+ is also plugin::upload\.file id \d+$/)]));
   });
 
+  const file = (data: Record<string, unknown>) => ({ type: 'plugin::upload.file', id: 1, data: { documentId: 'f1', name: 'a.png', hash: 'a_1', ext: '.png', mime: 'image/png', size: 1, url: '/uploads/a_1.png', provider: 'local', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', publishedAt: '2026-01-01T00:00:00.000Z', locale: null, ...data } });
   it.each([
-    ['a line that is a number', '42', 'entities line 1: not a Strapi entity ({ type, id, data })'],
-    ['an id that is a string', '{"type":"api::author.author","id":"1","data":{}}', 'entities line 1: not a Strapi entity ({ type, id, data })'],
-    ['data that is an array', '{"type":"api::author.author","id":1,"data":[]}', 'api::author.author id 1, field data: is not an object'],
-    ['a documentId that is an object', '{"type":"api::author.author","id":1,"data":{"documentId":{"$gt":""}}}', 'api::author.author id 1, field documentId: expected a documentId string, got {"$gt":""}'],
-    ['a name that is an array of 1 MB (the problem quotes 60 characters of it)', `{"type":"api::author.author","id":1,"data":{"documentId":"a","name":[${'1,'.repeat(MiB / 2)}1]}}`, `api::author.author id 1, field name: [${'1,'.repeat(28)}... is not a string (string)`],
-  ])('%s', async (_name, line, problem) => {
-    const file = await craftArchive([{ name: ENTITIES, body: `${line}\n` }]);
-    const { error } = await refusal(file);
+    ['a format that is null', file({ formats: { thumbnail: null } }), 'plugin::upload.file id 1, field formats.thumbnail: expected an object'],
+    ['formats that are an array', file({ formats: [{ hash: 'b_1', ext: '.png' }] }), 'plugin::upload.file id 1, field formats: expected an object'],
+    ['an extension with a slash', file({ ext: '.png/../../x' }), 'plugin::upload.file id 1, field ext: ".png/../../x" is not a file extension'],
+    ['a locale that is an object of 1 MB (quoted in 60 characters)', { type: 'api::article.article', id: 1, data: { documentId: 'a', locale: { x: 'z'.repeat(MiB) } } }, `api::article.article id 1, field locale: ${JSON.stringify({ x: 'z'.repeat(60) }).slice(0, 57)}... is not a configured locale (en, fr, de)`],
+    ['a type name of 1 MB (the problem cut to 500 characters)', { type: `api::${'t'.repeat(MiB)}`, id: 1, data: {} }, `${`entity api::${'t'.repeat(600)}`.slice(0, 497)}...`],
+  ])('%s', async (_name, entity, problem) => {
+    const archive = await craftArchive([{ name: ENTITIES, body: entityLine(entity) }, { name: 'assets/uploads/a_1.png', body: 'png' }]);
+    const { error } = await refusal(archive);
     expect(error.problems).toEqual([problem]);
   });
 });

@@ -15,6 +15,8 @@ export interface CraftedEntry {
   /** Streamed: `size` bytes of `fill` (64 KiB at a time, nothing held). */
   readonly size?: number;
   readonly fill?: number;
+  /** Streamed before the `fill` bytes (counted in `size`). */
+  readonly head?: string;
 }
 
 /** `size` bytes of `fill`, 64 KiB at a time. */
@@ -42,8 +44,13 @@ async function addEntry(pack: tar.Pack, entry: CraftedEntry): Promise<void> {
     return;
   }
   const size = entry.size ?? 0;
+  const head = Buffer.from(entry.head ?? '');
   const sink = pack.entry({ name: entry.name, size }) as unknown as Writable;
-  await pipeline(filler(size, entry.fill ?? 0), sink);
+  const fill = filler(size - head.length, entry.fill ?? 0);
+  await pipeline(Readable.from((async function* () {
+    if (head.length) yield head;
+    yield* fill;
+  })()), sink);
 }
 
 /**

@@ -125,3 +125,21 @@ describe('an import left unfinished by a process that is gone (crash, kill -9)',
     expect(await target.engine.count('authors', {})).toBe(4);
   });
 });
+
+describe('a router started on a store holding an unfinished import', () => {
+  it('warns at start-up, naming the import and what to do', async () => {
+    const { createContentRouter } = await import('../../lib');
+    const { loadBlogModel } = await import('../../examples/blog/model');
+    const { testEngine } = await import('../helpers/test-engine');
+    const engine = testEngine();
+    const now = new Date().toISOString();
+    await engine.insertMany('_strapi_import', [{ _id: 'import', token: 't', state: 'writing', file: 'site.tar.gz', owner: { host: 'h', pid: 42 }, startedAt: now, heartbeat: now, ranges: [], claims: [], replaced: [], staging: null, uploads: null }]);
+    const warnings: string[] = [];
+    const model = loadBlogModel();
+    const router = createContentRouter({ contentTypes: model.contentTypes, components: model.components, engine, i18n: { locales: ['en', 'fr', 'de'], defaultLocale: 'en' }, logger: { info: () => undefined, warn: (m) => warnings.push(m), error: () => undefined } });
+    await router.ready;
+    expect(warnings).toEqual([
+      `content-router: the store holds an import of site.tar.gz that did not finish (started ${now} by process 42 on h): part of it may be served; run the import again (content-router import), which rolls it back first (docs/transfer.md, "All or nothing")`,
+    ]);
+  });
+});

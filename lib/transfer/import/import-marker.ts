@@ -144,3 +144,21 @@ export async function rollBackRows(engine: Engine, marker: ImportMarker): Promis
   for (const uid of marker.claims) await engine.deleteMany(SINGLE_TYPES_COLLECTION, { _id: uid });
   await engine.deleteMany(KEPT_COLLECTION, {});
 }
+
+/**
+ * What the router says at start-up when its store holds an import that did not finish (undefined when none): on
+ * MongoDB (and for a large import on the embedded engine) part of its rows are in the store until the next import
+ * rolls them back.
+ *
+ * @example
+ * const warning = await unfinishedImportWarning(engine); if (warning) logger.warn(warning);
+ */
+export async function unfinishedImportWarning(engine: Engine): Promise<string | undefined> {
+  const marker = await readMarker(engine);
+  if (!marker) return undefined;
+  return (
+    `content-router: the store holds an import of ${marker.file} that did not finish (started ${marker.startedAt} by process ` +
+    `${marker.owner.pid} on ${marker.owner.host}): part of it may be served; run the import again (content-router import), ` +
+    'which rolls it back first (docs/transfer.md, "All or nothing")'
+  );
+}

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { importStrapiExport } from '../../lib/transfer/import-strapi-export';
 import { TransferError } from '../../lib/transfer/transfer-error';
 import type { TransferLimits } from '../../lib/transfer/transfer-limits';
 import { craftArchive, gzipBomb, ustarHeader, type CraftedEntry } from './hostile-archives';
-import { blogTarget, editedFixture, rowCounts, type BlogTarget } from './transfer-helpers';
+import { blogTarget, editedFixture, FIXTURE, rowCounts, tempDir, type BlogTarget } from './transfer-helpers';
 
 /**
  * Hostile exports, generated here: each is refused with a TransferError naming the entry (and the line, the entity
@@ -71,6 +72,15 @@ describe('archive entries that leave the archive or are not files', () => {
     const file = await craftArchive([{ name: ENTITIES, body: entityLine(author(1)) }, entry]);
     const { error } = await refusal(file);
     expect(error.message).toMatch(message);
+  });
+
+  it.each([
+    ['inside the entities file', 100_000, /^entities\/entities_00001\.jsonl: damaged archive \(.+\); nothing was imported$/],
+    ['among the media files', 200_000, /^\/.*export\.tar: damaged archive \(.+\); nothing was imported$/],
+  ])('an archive cut short %s is a damaged archive (a TransferError)', async (_where, bytes, message) => {
+    const file = path.join(tempDir('truncated'), 'export.tar');
+    fs.writeFileSync(file, fs.readFileSync(FIXTURE).subarray(0, bytes));
+    expect((await refusal(file)).error.message).toMatch(message);
   });
 
   it('an asset entry twice is refused', async () => {

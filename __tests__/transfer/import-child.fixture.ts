@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     return unlink(...args);
   }) as typeof unlink;
   const [file, uploads] = process.argv.slice(2);
-  const inner = process.env.STORE_URI ? mongoEngine({ uri: process.env.STORE_URI }) : memoryEngine({ file: process.env.STORE_FILE! });
+  const inner = process.env.STORE_URI ? mongoEngine({ uri: process.env.STORE_URI, transactions: process.env.MONGODB_TRANSACTIONS !== '0' }) : memoryEngine({ file: process.env.STORE_FILE! });
   const engine = counted(inner);
   const model = loadBlogModel();
   const result = await importStrapiExport({ engine, contentTypes: model.contentTypes, components: model.components, i18n: { locales: ['en', 'fr', 'de'], defaultLocale: 'en' } }, file!, { uploads: { directory: uploads! } });

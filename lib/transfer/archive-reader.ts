@@ -65,6 +65,9 @@ export async function* readArchive(file: string, options: ArchiveReadOptions = {
   if (gzip) source = source.pipe(createGunzip().on('error', fail));
   source.on('error', fail);
   source.pipe(extract as unknown as NodeJS.WritableStream);
+  // tar-stream's own errors (a truncated or corrupt archive) surface from the entries or the extractor: said as one.
+  const damaged = (error: Error): TransferError =>
+    error instanceof TransferError ? error : new TransferError(`${file}: damaged archive (${error.message}); nothing was imported`);
   try {
     for await (const entry of extract) {
       const { name, size, type } = entry.header;
@@ -77,6 +80,8 @@ export async function* readArchive(file: string, options: ArchiveReadOptions = {
       yield { name: name.replace(/^\.\//, ''), size: size ?? 0, stream: entry as unknown as Readable };
       entry.resume(); // whatever the consumer left unread
     }
+  } catch (error) {
+    throw damaged(error as Error);
   } finally {
     source.destroy();
   }
@@ -95,6 +100,12 @@ function entryProblem(name: string, type: string | null | undefined): string | u
   return undefined;
 }
 
+/** An error met reading an entry's bytes: tar-stream's own (a truncated archive) said as a damaged entry. */
+export function entryError(entry: ArchiveEntry, error: unknown): TransferError {
+  if (error instanceof TransferError) return error;
+  return new TransferError(`${entry.name}: damaged archive (${(error as Error).message}); nothing was imported`);
+}
+
 /** How the JSON lines of an entry are read: each line and value bounded ({@link TransferLimits}). */
 export type JsonLinesLimits = Pick<TransferLimits, 'maxLineBytes' | 'maxDepth'>;
 
@@ -105,7 +116,8 @@ export type JsonLinesLimits = Pick<TransferLimits, 'maxLineBytes' | 'maxDepth'>;
  */
 export async function* readJsonLines(entry: ArchiveEntry, limits: JsonLinesLimits = {}): AsyncGenerator<{ line: number; value: unknown; text: string }> {
   const maxDepth = limits.maxDepth ?? DEFAULT_LIMITS.maxDepth;
-  for await (const { line, text } of readBoundedLines(entry.stream, entry.name, limits.maxLineBytes ?? DEFAULT_LIMITS.maxLineBytes)) {
+  const lines = readBoundedLines(entry.stream, entry.name, limits.maxLineBytes ?? DEFAULT_LIMITS.maxLineBytes);
+  for await (const { line, text } of withEntryErrors(entry, lines)) {
     if (text.trim() === '') continue;
     let value: unknown;
     try {
@@ -116,6 +128,20 @@ export async function* readJsonLines(entry: ArchiveEntry, limits: JsonLinesLimit
     const problem = checkJsonValue(value, maxDepth);
     if (problem) throw new TransferError(`${entry.name} line ${line}: ${problem}; nothing was imported`);
     yield { line, value, text };
+  }
+}
+
+/** `source`'s values, its errors said by {@link entryError}. */
+async function* withEntryErrors<T>(entry: ArchiveEntry, source: AsyncGenerator<T>): AsyncGenerator<T> {
+  for (;;) {
+    let next: IteratorResult<T>;
+    try {
+      next = await source.next();
+    } catch (error) {
+      throw entryError(entry, error);
+    }
+    if (next.done) return;
+    yield next.value;
   }
 }
 

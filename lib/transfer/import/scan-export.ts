@@ -1,5 +1,5 @@
 import { UPLOAD_FILE_UID, type ContentType, type Registry } from '../../schema';
-import { jsonlStage, readArchive, readJsonLines, type ArchiveEntry, type ArchiveReadOptions } from '../archive-reader';
+import { entryError, jsonlStage, readArchive, readJsonLines, type ArchiveEntry, type ArchiveReadOptions } from '../archive-reader';
 import { TransferError } from '../transfer-error';
 import { throwIfInterrupted } from '../interrupt';
 import { checkJsonValue, type TransferLimits } from '../transfer-limits';
@@ -85,10 +85,14 @@ export async function readMetadata(entry: ArchiveEntry, limits: Required<Transfe
   if (entry.size > limits.maxLineBytes) throw new TransferError(`${entry.name}: ${entry.size} bytes, over the ${limits.maxLineBytes}-byte limit (maxLineBytes); nothing was imported`);
   const chunks: Buffer[] = [];
   let bytes = 0;
-  for await (const chunk of entry.stream) {
-    bytes += (chunk as Buffer).length;
-    if (bytes > limits.maxLineBytes) throw new TransferError(`${entry.name}: over the ${limits.maxLineBytes}-byte limit (maxLineBytes); nothing was imported`);
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of entry.stream) {
+      bytes += (chunk as Buffer).length;
+      if (bytes > limits.maxLineBytes) throw new TransferError(`${entry.name}: over the ${limits.maxLineBytes}-byte limit (maxLineBytes); nothing was imported`);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    throw entryError(entry, error);
   }
   let value: unknown;
   try {

@@ -20,6 +20,7 @@ import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_JOINED_ROWS } from './query/depth-limit'
 import { checkActions } from './auth/check-actions';
 import { createUsersPermissions } from './users-permissions';
 import { createWebhooks, type EventListener, type WebhookEventName, type WebhooksApi, type WebhooksOptions } from './webhooks';
+import { unfinishedImportWarning } from './transfer/import/import-marker';
 
 /** Options of `createContentRouter`; see docs/options.md. */
 export interface ContentRouterOptions {
@@ -186,6 +187,9 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
   const start = async (): Promise<void> => {
     await checked;
     await engine.init(collections, { logger });
+    // Best effort: a start-up is not refused for want of this warning (the database may answer later).
+    const unfinished = await unfinishedImportWarning(engine).catch(() => undefined);
+    if (unfinished) logger.warn(unfinished);
     await users?.seed(publicActions);
     await webhooks.start();
   };

@@ -76,6 +76,7 @@ export {
   type UploadsOption,
   type OnTransferProgress,
   type TransferProgressEvent,
+  type TransferLimits,
 } from './transfer';
 export type { Logger } from './errors/logger';
 export { hashAccessKey, type AuthOptions, type Ability } from './auth';

@@ -14,7 +14,8 @@ export const TRANSFER_USAGE = `usage: content-router import <file> <model> <stor
 
 Moves data in and out in Strapi's own transfer format (strapi export / strapi import; docs/transfer.md).
   import        reads <file> (.tar, .tar.gz, .tar.gz.enc) into an empty store; checks everything first, writes
-                nothing when the export does not fit the model, and takes back what it wrote when a write fails
+                nothing when the export does not fit the model; all or nothing: a failure or SIGINT takes back what
+                it wrote (exit 130 on a signal), and an import stopped by a crash is rolled back by the next one
   export        writes the store to <file> (gzip unless --no-compress; encrypted with --key)
 <model>, as for content-router types:
   --schemas     content type schema.json files, or folders searched for .json files (e.g. src/api)
@@ -99,9 +100,33 @@ async function checkExportPaths(file: string, dataFile: string | undefined): Pro
 }
 
 /**
+ * Runs an import with SIGINT and SIGTERM turned into `controller`'s abort: the import stops between two rows or
+ * files and takes back what it wrote (exit code 130). A second signal ends the process at once: the import's
+ * marker stays in the store, and the next import rolls it back.
+ */
+async function whileInterruptible<T>(io: TransferIo, controller: AbortController, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) {
+      io.stderr(`content-router import: ${signal} again: stopping now; the next import rolls back what was written\n`);
+      process.exit(130);
+    }
+    io.stderr(`\ncontent-router import: ${signal}: stopping, and taking back what was written (${signal} again to stop at once)\n`);
+    controller.abort(new Error(signal));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await run(controller.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/**
  * `content-router import|export <file>`: Strapi's transfer format in and out of a store given by its model
  * (`--schemas`, `--components`, `--locales`) and engine (`--data-file` or `--mongodb-uri`). Resolves the exit code:
- * 0, 1 (failed: the reason on stderr), 2 (usage).
+ * 0, 1 (failed: the reason on stderr), 2 (usage), 130 (an import stopped by SIGINT or SIGTERM, and rolled back).
  *
  * @example
  * process.exitCode = await runTransferCommand('import', ['export.tar.gz', '--schemas', 'src/api', '--data-file', 'data/content.db', '--uploads', 'public/uploads']);
@@ -125,6 +150,7 @@ export async function runTransferCommand(command: 'import' | 'export', args: rea
     return 2;
   }
   let engine: Engine | undefined;
+  const interrupt = new AbortController();
   try {
     if (command === 'export') await checkExportPaths(file, values['data-file']);
     engine = engineOf(values);
@@ -139,7 +165,8 @@ export async function runTransferCommand(command: 'import' | 'export', args: rea
     const onProgress = progressWriter(io);
     if (command === 'import') {
       const unconfiguredLocales = values['skip-unconfigured-locales'] ? 'skip' : 'error';
-      const result = await importStrapiExport(target, file, { key: values.key, uploads: { directory: values.uploads }, onProgress, unconfiguredLocales });
+      const result = await whileInterruptible(io, interrupt, (signal) => importStrapiExport(target, file, { key: values.key, uploads: { directory: values.uploads }, onProgress, unconfiguredLocales, signal }));
+      if (result.recovered) io.stderr(`content-router import: ${result.recovered}\n`);
       const rows = Object.entries(result.rows).map(([uid, n]) => `${uid} ${n}`).join(', ');
       io.stdout(`content-router: imported ${file}: ${rows}; ${result.assets} file(s)\n`);
     } else {
@@ -150,7 +177,7 @@ export async function runTransferCommand(command: 'import' | 'export', args: rea
     return 0;
   } catch (error) {
     io.stderr(`content-router ${command}: ${(error as Error).message}\n`);
-    return 1;
+    return interrupt.signal.aborted ? 130 : 1;
   } finally {
     await engine?.close().catch(() => undefined);
   }

@@ -120,6 +120,13 @@ export interface Engine {
    * repeatable). Nested calls join the outer transaction.
    */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * How many bytes of rows one `transaction` takes at most when a caller writes in bulk (an import): the memory
+   * engine commits a transaction as one journal record, a JSON string (V8 strings stop at about 512 MiB). Absent:
+   * bulk writes do not go in one transaction (MongoDB bounds a transaction's time and size:
+   * https://www.mongodb.com/docs/manual/core/transactions-production-consideration/).
+   */
+  readonly bulkTransactionBytes?: number;
   close(): Promise<void>;
 }
 

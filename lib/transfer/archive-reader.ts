@@ -1,11 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
 import { createDecryptStream, decryptHead } from './encryption';
+import { readBoundedLines } from './line-reader';
 import { TransferError } from './transfer-error';
+import { checkJsonValue, DEFAULT_LIMITS, type TransferLimits } from './transfer-limits';
 
 /** How an export file is read: `key` decrypts it (Strapi's `--key`); gzip is detected from its bytes. */
 export interface ArchiveReadOptions {
@@ -64,32 +65,83 @@ export async function* readArchive(file: string, options: ArchiveReadOptions = {
   if (gzip) source = source.pipe(createGunzip().on('error', fail));
   source.on('error', fail);
   source.pipe(extract as unknown as NodeJS.WritableStream);
+  // tar-stream's own errors (a truncated or corrupt archive) surface from the entries or the extractor: said as one.
+  const damaged = (error: Error): TransferError =>
+    error instanceof TransferError ? error : new TransferError(`${file}: damaged archive (${error.message}); nothing was imported`);
   try {
     for await (const entry of extract) {
       const { name, size, type } = entry.header;
-      if (type !== 'file') {
+      const problem = entryProblem(name, type);
+      if (problem) throw new TransferError(`${file}: the entry ${JSON.stringify(name)} ${problem}; nothing was imported`);
+      if (type === 'directory') {
         entry.resume();
         continue;
       }
       yield { name: name.replace(/^\.\//, ''), size: size ?? 0, stream: entry as unknown as Readable };
       entry.resume(); // whatever the consumer left unread
     }
+  } catch (error) {
+    throw damaged(error as Error);
   } finally {
     source.destroy();
   }
 }
 
-/** The JSON values of a JSON-lines entry, one per non-empty line. */
-export async function* readJsonLines(entry: ArchiveEntry): AsyncGenerator<{ line: number; value: unknown }> {
-  let line = 0;
-  for await (const text of createInterface({ input: entry.stream, crlfDelay: Infinity })) {
-    line++;
+/**
+ * Why an entry of an archive is refused: a Strapi export holds regular files (and folders) only, under relative
+ * names that stay inside the archive. A link (symbolic or hard), a device, a name with `..`, an absolute name or a
+ * backslash is a hostile or broken archive, refused whatever it would have been used for.
+ */
+function entryProblem(name: string, type: string | null | undefined): string | undefined {
+  if (type !== 'file' && type !== 'contiguous-file' && type !== 'directory') return `is a ${type ?? 'special entry'}: a Strapi export holds regular files only`;
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'has an absolute name';
+  if (name.includes('\\') || name.includes('\u0000')) return 'has a backslash or a NUL in its name';
+  if (name.split('/').includes('..')) return 'leaves the archive (a ".." in its name)';
+  return undefined;
+}
+
+/** An error met reading an entry's bytes: tar-stream's own (a truncated archive) said as a damaged entry. */
+export function entryError(entry: ArchiveEntry, error: unknown): TransferError {
+  if (error instanceof TransferError) return error;
+  return new TransferError(`${entry.name}: damaged archive (${(error as Error).message}); nothing was imported`);
+}
+
+/** How the JSON lines of an entry are read: each line and value bounded ({@link TransferLimits}). */
+export type JsonLinesLimits = Pick<TransferLimits, 'maxLineBytes' | 'maxDepth'>;
+
+/**
+ * The JSON values of a JSON-lines entry, one per non-empty line, with the line's text. A line over
+ * `maxLineBytes`, one that is not JSON, nested deeper than `maxDepth` or holding a `__proto__` key is a
+ * {@link TransferError} naming the entry and the line.
+ */
+export async function* readJsonLines(entry: ArchiveEntry, limits: JsonLinesLimits = {}): AsyncGenerator<{ line: number; value: unknown; text: string }> {
+  const maxDepth = limits.maxDepth ?? DEFAULT_LIMITS.maxDepth;
+  const lines = readBoundedLines(entry.stream, entry.name, limits.maxLineBytes ?? DEFAULT_LIMITS.maxLineBytes);
+  for await (const { line, text } of withEntryErrors(entry, lines)) {
     if (text.trim() === '') continue;
+    let value: unknown;
     try {
-      yield { line, value: JSON.parse(text) as unknown };
+      value = JSON.parse(text) as unknown;
     } catch {
-      throw new TransferError(`${entry.name} line ${line}: not JSON`);
+      throw new TransferError(`${entry.name} line ${line}: not JSON; nothing was imported`);
     }
+    const problem = checkJsonValue(value, maxDepth);
+    if (problem) throw new TransferError(`${entry.name} line ${line}: ${problem}; nothing was imported`);
+    yield { line, value, text };
+  }
+}
+
+/** `source`'s values, its errors said by {@link entryError}. */
+async function* withEntryErrors<T>(entry: ArchiveEntry, source: AsyncGenerator<T>): AsyncGenerator<T> {
+  for (;;) {
+    let next: IteratorResult<T>;
+    try {
+      next = await source.next();
+    } catch (error) {
+      throw entryError(entry, error);
+    }
+    if (next.done) return;
+    yield next.value;
   }
 }
 

@@ -18,6 +18,7 @@ import { isUsersPermissionsLine, movesUsers, ROLE_UID } from './permission-type'
 import { TransferProgress, type OnTransferProgress } from './progress';
 import { openTarget, type TransferTarget } from './transfer-target';
 import { TransferError } from './transfer-error';
+import { readMarker } from './import/import-marker';
 
 /** The Strapi version an export says it comes from when the store was not imported from one. */
 export const STRAPI_VERSION = '5.54.0';
@@ -198,6 +199,10 @@ async function writeTail(ctx: Context): Promise<void> {
  */
 export async function exportStrapiExport(target: TransferTarget, file: string, options: ExportOptions = {}): Promise<ExportResult> {
   const { registry, engine } = await openTarget(target);
+  const unfinished = await readMarker(engine);
+  if (unfinished) {
+    throw new TransferError(`the store holds an import of ${unfinished.file} that did not finish (started ${unfinished.startedAt}): run the import again, which rolls it back (or completes it) first`);
+  }
   const out = createArchiveWriter(file, { gzip: options.gzip, key: options.key, maxJsonlBytes: options.maxJsonlBytes });
   const progress = new TransferProgress(options.onProgress);
   const ctx: Context = { registry, engine, out, options, progress };

@@ -1,14 +1,20 @@
+import path from 'node:path';
 import { DuplicateKeyError, type Engine } from '../engine';
 import { uniqueIndexAttribute } from '../engine/indexes';
+import type { StorageProvider } from '../media';
 import type { Registry } from '../schema';
-import { allocateIds } from './import/allocate-ids';
+import { allocateIds, type IdRange } from './import/allocate-ids';
+import type { ImportPlan } from './import/import-plan';
 import { scanExport } from './import/scan-export';
-import { writeExport, type ImportUndo, type WriteContext } from './import/write-export';
+import { singleTypeClaims, writeExport } from './import/write-export';
+import { beginImport, endImport, importToken, markCommitting, mayBeRunning, readMarker, refuseRunning, rollBackRows, startHeartbeat, type ImportMarker } from './import/import-marker';
+import { discardStagedFiles, moveStagedFiles, recordedUploads, stagedLocalUploads, stagingFolder } from './import/staged-uploads';
+import { throwIfInterrupted } from './interrupt';
 import { KEPT_COLLECTION } from './kept-lines';
 import { TransferProgress, type OnTransferProgress } from './progress';
 import { openTarget, uploadProvider, type TransferTarget, type UploadsOption } from './transfer-target';
 import { TransferError } from './transfer-error';
-import { SINGLE_TYPES_COLLECTION } from '../engine/indexes';
+import { resolveLimits, type TransferLimits } from './transfer-limits';
 import { ROLE_UID } from './permission-type';
 
 export interface ImportOptions {
@@ -23,6 +29,10 @@ export interface ImportOptions {
   readonly unconfiguredLocales?: 'error' | 'skip';
   /** Called as the import goes (at most every 200 ms, and at the end of each stage). */
   readonly onProgress?: OnTransferProgress;
+  /** What the import reads at most (a longer line, a larger file, a deeper value is refused): see {@link TransferLimits}. */
+  readonly limits?: TransferLimits;
+  /** Stops the import between two rows or files (the command: SIGINT, SIGTERM); it then rolls back. */
+  readonly signal?: AbortSignal;
 }
 
 export interface ImportResult {
@@ -34,6 +44,8 @@ export interface ImportResult {
   readonly kept: Readonly<Record<string, number>>;
   /** What was not stored, by reason: Strapi's `localizations` links, media folders, creator fields, versions left out. */
   readonly skipped: Readonly<Record<string, number>>;
+  /** What was done first with an earlier import that had not finished (a crash, kill -9): rolled back. */
+  readonly recovered?: string;
 }
 
 /**
@@ -56,15 +68,29 @@ async function checkEmpty(engine: Engine, registry: Registry): Promise<void> {
   }
 }
 
-/** Takes back what a failed import wrote: its rows (by the id blocks it took), its files, its claims, its kept lines. */
-async function undoImport(engine: Engine, undo: ImportUndo, ctx: { provider: WriteContext['provider'] }): Promise<void> {
-  for (const range of undo.ranges) {
-    if (range.rows) await engine.deleteMany(range.collection, { id: { $gte: range.first, $lte: range.last } });
+/** Removes an import's rows, files and marker: after a failure now, or after a crash (its marker left in the store). */
+async function rollBack(engine: Engine, marker: ImportMarker, provider: StorageProvider | undefined): Promise<void> {
+  await rollBackRows(engine, marker);
+  await discardStagedFiles(engine, marker, provider);
+  await endImport(engine, marker);
+}
+
+/**
+ * An import that did not finish (its marker is in the store, its process gone): rolled back, or completed when it
+ * had passed its commit point (every row written, its files moving in). One still running is refused.
+ */
+async function recoverEarlier(engine: Engine, provider: StorageProvider | undefined): Promise<string | undefined> {
+  const marker = await readMarker(engine);
+  if (!marker) return undefined;
+  if (mayBeRunning(marker)) refuseRunning(marker);
+  const what = `an earlier import of ${marker.file} (started ${marker.startedAt}) that did not finish`;
+  if (marker.state === 'committing') {
+    await moveStagedFiles(marker);
+    await endImport(engine, marker);
+    return `${what} had written everything: it was completed`;
   }
-  for (const { collection, rows } of undo.replaced) await engine.insertMany(collection, rows);
-  for (const uid of undo.claims) await engine.deleteMany(SINGLE_TYPES_COLLECTION, { _id: uid });
-  await engine.deleteMany(KEPT_COLLECTION, {});
-  for (const object of undo.objects) await ctx.provider.delete(object).catch(() => undefined);
+  await rollBack(engine, marker, provider);
+  return `${what} was rolled back`;
 }
 
 /** A write error said in the export's terms: a duplicate unique value names the type and the attribute. */
@@ -76,42 +102,82 @@ function explain(error: unknown, registry: Registry): unknown {
   return new TransferError(`${ct?.uid ?? error.collection}: ${what}; nothing was imported`, [error.message]);
 }
 
+function refuseProblems(file: string, plan: ImportPlan): void {
+  if (!plan.problems.length) return;
+  const shown = plan.problems.slice(0, 10).map((p) => `  - ${p}`).join('\n');
+  const more = plan.problems.length > 10 ? `\n  ... and ${plan.problems.length - 10} more` : '';
+  const hint = plan.problems.some((p) => p.includes('is not a configured locale')) ? "\n(configure those locales, or leave their versions out: unconfiguredLocales: 'skip', --skip-unconfigured-locales)" : '';
+  throw new TransferError(`${file} does not fit the model; nothing was imported:\n${shown}${more}${hint}`, plan.problems);
+}
+
+/** The store is empty; said with what was recovered first, when something was. */
+async function checkEmptyAfter(engine: Engine, registry: Registry, recovered: string | undefined): Promise<void> {
+  try {
+    await checkEmpty(engine, registry);
+  } catch (error) {
+    if (recovered && error instanceof TransferError) throw new TransferError(`${recovered}; ${error.message}`, error.problems);
+    throw error;
+  }
+}
+
 /**
  * Imports an export written by `strapi export` (`.tar`, `.tar.gz`, with `key` a `.enc`) into an empty store:
  * every document version (draft/published, every locale) with its documentId and timestamps, components and
  * dynamic zones in order, relations in order, media files with their formats and links. Two passes over the file:
  * the first checks everything against the model and writes nothing (a {@link TransferError} lists the problems,
- * each naming the entity and field); the second writes. A failure while writing takes back everything written,
- * so the store is left as it was (empty). With `auth.users` (the model has the users-permissions types), users
- * move with their bcrypt hashes unchanged, and roles with their grants (Strapi's permission rows) replace the stored
- * roles of the same types; without it they are kept aside like Strapi's other own types (locales, folders),
- * schemas and configuration, and written back by {@link exportStrapiExport}. See docs/transfer.md.
+ * each naming the entity and field; a line, value or file over its limit, a link or a `__proto__` key in the
+ * archive stops it at once); the second writes. The import is all or nothing: its marker records what it is
+ * writing, so that a failure (or `signal`) takes everything back, and an import stopped by a crash or kill -9 is
+ * taken back by the next import. With `auth.users` (the model has the users-permissions types), users move with
+ * their bcrypt hashes unchanged, and roles with their grants (Strapi's permission rows) replace the stored roles of
+ * the same types; without it they are kept aside like Strapi's other own types (locales, folders), schemas and
+ * configuration, and written back by {@link exportStrapiExport}. See docs/transfer.md.
  *
  * @example
  * await importStrapiExport(router, 'export.tar.gz', { uploads: { directory: './public/uploads' } });
  */
 export async function importStrapiExport(target: TransferTarget, file: string, options: ImportOptions = {}): Promise<ImportResult> {
+  const limits = resolveLimits(options.limits);
   const { registry, engine } = await openTarget(target);
   const provider = uploadProvider(options.uploads);
-  await checkEmpty(engine, registry);
+  const custom = options.uploads?.provider;
+  const recovered = await recoverEarlier(engine, custom);
+  await checkEmptyAfter(engine, registry, recovered);
   const progress = new TransferProgress(options.onProgress);
-  const plan = await scanExport(registry, file, { key: options.key, unconfiguredLocales: options.unconfiguredLocales }, progress);
+  const plan = await scanExport(registry, file, { key: options.key, unconfiguredLocales: options.unconfiguredLocales, limits, signal: options.signal }, progress);
   progress.end();
-  if (plan.problems.length) {
-    const shown = plan.problems.slice(0, 10).map((p) => `  - ${p}`).join('\n');
-    const more = plan.problems.length > 10 ? `\n  ... and ${plan.problems.length - 10} more` : '';
-    const hint = plan.problems.some((p) => p.includes('is not a configured locale')) ? "\n(configure those locales, or leave their versions out: unconfiguredLocales: 'skip', --skip-unconfigured-locales)" : '';
-    throw new TransferError(`${file} does not fit the model; nothing was imported:\n${shown}${more}${hint}`, plan.problems);
-  }
-  const undo: ImportUndo = { ranges: [], objects: [], claims: [], replaced: [] };
+  refuseProblems(file, plan);
+  throwIfInterrupted(options.signal);
+  const ranges: IdRange[] = [];
+  const ids = await allocateIds(engine, registry, plan, ranges);
+  const token = importToken();
+  const directory = custom ? null : path.resolve(options.uploads!.directory!);
+  const marker = await beginImport(engine, { token, file, ranges, claims: singleTypeClaims(registry, plan), staging: directory && stagingFolder(directory, token), uploads: directory });
+  const stopHeartbeat = startHeartbeat(engine, marker);
   try {
-    const ids = await allocateIds(engine, registry, plan, undo.ranges);
-    await writeExport({ registry, engine, provider, plan, ids, undo, progress }, file, { key: options.key });
-    progress.end();
-  } catch (error) {
-    await undoImport(engine, undo, { provider });
-    throw explain(error, registry);
+    const uploads = directory ? stagedLocalUploads(directory, marker) : recordedUploads(engine, provider, marker);
+    const write = async () => {
+      await writeExport({ registry, engine, uploads, plan, ids, marker, progress, limits, signal: options.signal }, file, { key: options.key });
+      await markCommitting(engine, marker);
+    };
+    // One transaction where the engine takes it (the memory engine): no row is seen before the commit point. A
+    // provider's objects are recorded in the marker before they are stored, which a transaction would take back.
+    const oneTransaction = directory !== null && engine.bulkTransactionBytes !== undefined && plan.lineBytes <= engine.bulkTransactionBytes;
+    try {
+      await (oneTransaction ? engine.transaction(write) : write());
+      progress.end();
+    } catch (error) {
+      await rollBack(engine, marker, custom).catch((undoError: unknown) => {
+        throw new TransferError(`${(error as Error).message}; taking the import back failed too (${(undoError as Error).message}): the next import takes it back`);
+      });
+      throw explain(error, registry);
+    }
+    await moveStagedFiles(marker);
+    await endImport(engine, marker);
+  } finally {
+    stopHeartbeat();
   }
   const rows = Object.fromEntries([...plan.rows].map(([uid, r]) => [uid, r.size]));
-  return { rows, assets: undo.objects.length, kept: Object.fromEntries(plan.kept), skipped: Object.fromEntries(plan.skipped) };
+  const assets = [...plan.objects.keys()].filter((name) => plan.assets.has(name)).length;
+  return { rows, assets, kept: Object.fromEntries(plan.kept), skipped: Object.fromEntries(plan.skipped), ...(recovered ? { recovered } : {}) };
 }

@@ -86,6 +86,8 @@ export interface EmbeddedEngine extends Engine {
 
 class MemoryEngine implements EmbeddedEngine {
   readonly name = 'memory';
+  /** An import of up to this many bytes of JSON lines runs in one transaction, journaled as one record (Engine). */
+  readonly bulkTransactionBytes = 128 * 1024 * 1024;
   readonly stats: EngineStats = { aggregate: 0, find: 0, write: 0 };
   private readonly collections = new Map<string, MemoryCollection>();
   private readonly txScope = new AsyncLocalStorage<TxState>();

@@ -16,6 +16,12 @@ export interface RowContext {
 const SYSTEM = new Set(['documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale']);
 const FILE_EXTRA = new Set(['folderPath']);
 
+/** A value of the export in a problem's message, cut short (a hostile value may be megabytes long). */
+const show = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+};
+
 const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 class FieldProblem extends Error {
@@ -28,7 +34,7 @@ const join = (path: string, key: string | number): string => (typeof key === 'nu
 
 /** A component object `{ id, ...attributes }` (with `__component` in a dynamic zone) in its stored form. */
 function toComponent(ctx: RowContext, uid: string, value: unknown, path: string, zone: boolean): Data {
-  if (!isObject(value)) throw new FieldProblem(path, `expected a component object, got ${JSON.stringify(value)}`);
+  if (!isObject(value)) throw new FieldProblem(path, `expected a component object, got ${show(value)}`);
   const component = ctx.registry.components.get(uid);
   if (!component) throw new FieldProblem(path, `component ${uid} is not in the model`);
   const sourceId = value.id;
@@ -70,12 +76,12 @@ function convertAttribute(ctx: RowContext, a: Attribute, value: unknown, path: s
   }
   if (value === null || value === undefined) return emptyValue(a);
   if (a.kind === 'component' && !a.repeatable) return toComponent(ctx, a.component, value, path, false);
-  if (!Array.isArray(value)) throw new FieldProblem(path, `expected an array, got ${JSON.stringify(value)}`);
+  if (!Array.isArray(value)) throw new FieldProblem(path, `expected an array, got ${show(value)}`);
   if (a.kind === 'component') return value.map((item, i) => toComponent(ctx, a.component, item, join(path, i), false));
   return value.map((item, i) => {
     const uid = isObject(item) ? item.__component : undefined;
     if (typeof uid !== 'string' || !a.components.includes(uid)) {
-      throw new FieldProblem(join(join(path, i), '__component'), `${JSON.stringify(uid)} is not one of the zone's components (${a.components.join(', ')})`);
+      throw new FieldProblem(join(join(path, i), '__component'), `${show(uid)} is not one of the zone's components (${a.components.join(', ')})`);
     }
     return toComponent(ctx, uid, item, join(path, i), true);
   });
@@ -84,14 +90,15 @@ function convertAttribute(ctx: RowContext, a: Attribute, value: unknown, path: s
 function convertAttributes(ctx: RowContext, attributes: Attributes, data: Data, path: string, out: Data, allowed: ReadonlySet<string>): void {
   for (const [key, value] of Object.entries(data)) {
     if (allowed.has(key)) continue;
-    const a = attributes[key];
-    if (!a || a.system) throw new FieldProblem(join(path, key), 'is not an attribute of the model');
+    const a = Object.hasOwn(attributes, key) ? attributes[key] : undefined; // never Object.prototype's `constructor`
+
+    if (!a || a.system) throw new FieldProblem(join(path, key.length > 60 ? `${key.slice(0, 57)}...` : key), 'is not an attribute of the model');
     out[key] = convertAttribute(ctx, a, value, join(path, key));
   }
 }
 
 function required(data: Data, key: string, check: (v: unknown) => boolean, what: string): unknown {
-  if (!check(data[key])) throw new FieldProblem(key, `${what}, got ${JSON.stringify(data[key])}`);
+  if (!check(data[key])) throw new FieldProblem(key, `${what}, got ${show(data[key])}`);
   return data[key];
 }
 
@@ -109,7 +116,7 @@ export function entityToRow(ctx: RowContext, ct: ContentType, sourceId: number, 
     const documentId = required(data, 'documentId', (v) => typeof v === 'string' && v !== '', 'expected a documentId string');
     const locale = data.locale ?? null;
     if (ct.localized ? !ctx.registry.i18n.locales.includes(locale as string) : locale !== null) {
-      throw new FieldProblem('locale', ct.localized ? `${JSON.stringify(locale)} is not a configured locale (${ctx.registry.i18n.locales.join(', ')})` : `${JSON.stringify(locale)}: the type is not localized`);
+      throw new FieldProblem('locale', ct.localized ? `${show(locale)} is not a configured locale (${ctx.registry.i18n.locales.join(', ')})` : `${show(locale)}: the type is not localized`);
     }
     const stamp = (key: string, optional: boolean): string | null => {
       const v = data[key];

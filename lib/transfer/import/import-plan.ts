@@ -47,6 +47,8 @@ export interface ImportPlan {
   /** users-permissions: the `type` of every role of the export (the stored roles of those types are replaced). */
   readonly roleTypes: Set<string>;
   linkCount: number;
+  /** The bytes of the export's JSON lines (what the write pass stores, about): whether it fits one transaction. */
+  lineBytes: number;
 }
 
 /** A link from a permission entity to its role (`permission.role`, `pos` the order on the role's side). */
@@ -74,15 +76,18 @@ export const ownerKey = (type: string, ref: number): string => `${type}\u0000${r
 export function createPlan(): ImportPlan {
   return {
     rows: new Map(), components: new Map(), links: new Map(), objects: new Map(), assets: new Set(), kept: new Map(), problems: [], failed: new Set(), left: new Set(), skipped: new Map(),
-    permissions: new Map(), grantLinks: [], roleGrants: new Map(), roleTypes: new Set(), linkCount: 0,
+    permissions: new Map(), grantLinks: [], roleGrants: new Map(), roleTypes: new Set(), linkCount: 0, lineBytes: 0,
   };
 }
 
 /** The most problems collected before the first pass stops reading. */
 export const MAX_PROBLEMS = 50;
 
+/** The longest problem kept: the names and values it quotes come from the export, which may be hostile. */
+const MAX_PROBLEM_LENGTH = 500;
+
 export function addProblem(plan: ImportPlan, problem: string): void {
-  if (plan.problems.length < MAX_PROBLEMS) plan.problems.push(problem);
+  if (plan.problems.length < MAX_PROBLEMS) plan.problems.push(problem.length > MAX_PROBLEM_LENGTH ? `${problem.slice(0, MAX_PROBLEM_LENGTH - 3)}...` : problem);
 }
 
 export function increment(map: Map<string, number>, key: string, by = 1): void {

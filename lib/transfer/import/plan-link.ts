@@ -18,6 +18,9 @@ function attributesOf(registry: Registry, uid: string): Attributes | undefined {
   return registry.contentTypes.get(uid)?.attributes ?? registry.components.get(uid)?.attributes;
 }
 
+/** An attribute by name: own names only (a link's field `constructor` is no attribute). */
+const attributeOf = (attributes: Attributes, name: string) => (Object.hasOwn(attributes, name) ? attributes[name] : undefined);
+
 const isLink = (v: unknown): v is StrapiLink => {
   const l = v as StrapiLink | null;
   return typeof l?.kind === 'string' && typeof l.left?.type === 'string' && typeof l.right?.type === 'string' && typeof l.left.field === 'string';
@@ -50,7 +53,7 @@ export function planLink(plan: ImportPlan, registry: Registry, value: unknown, s
       return addProblem(plan, `${where}: ${right.type} is not a type or component of the model`);
     }
     const field = right.field ?? '';
-    if (attributes[field]?.kind !== 'media') return addProblem(plan, `${where}: ${right.type} has no media field ${JSON.stringify(field)}`);
+    if (attributeOf(attributes, field)?.kind !== 'media') return addProblem(plan, `${where}: ${right.type} has no media field ${JSON.stringify(field)}`);
     if (!Number.isSafeInteger(left.ref) || !Number.isSafeInteger(right.ref)) return addProblem(plan, `${where}: refs must be integer ids`);
     return own(plan, right.type, right.ref as number, { field, type: UPLOAD_FILE_UID, ref: left.ref as number, pos: right.pos ?? null, seq });
   }
@@ -61,7 +64,7 @@ export function planLink(plan: ImportPlan, registry: Registry, value: unknown, s
     return 'keep';
   }
   if (left.type === UPLOAD_FILE_UID) return increment(plan.skipped, `${left.type}.${left.field} (media library folders)`);
-  const attribute = attributes[left.field];
+  const attribute = attributeOf(attributes, left.field);
   if (!attribute && isStrapiSystemType(right.type) && !attributesOf(registry, right.type)) {
     return increment(plan.skipped, `${left.field} (to ${right.type}, not in the model)`);
   }

@@ -1,5 +1,8 @@
 import { UPLOAD_FILE_UID, type ContentType, type Registry } from '../../schema';
-import { jsonlStage, readArchive, readJsonLines, type ArchiveReadOptions } from '../archive-reader';
+import { entryError, jsonlStage, readArchive, readJsonLines, type ArchiveEntry, type ArchiveReadOptions } from '../archive-reader';
+import { TransferError } from '../transfer-error';
+import { throwIfInterrupted } from '../interrupt';
+import { checkJsonValue, type TransferLimits } from '../transfer-limits';
 import type { TransferProgress } from '../progress';
 import { entityToRow, type RowContext } from './entity-row';
 import { addProblem, createPlan, ownerKey, increment, MAX_PROBLEMS, type ImportPlan } from './import-plan';
@@ -34,24 +37,79 @@ function scanContext(registry: Registry, plan: ImportPlan): RowContext {
   };
 }
 
-/** The stored objects a file row names (its original and formats), to match them with assets/uploads. */
+/** A storage key and extension that cannot leave the uploads folder (the local provider's rule, lib/media). */
+const SAFE_HASH = /^[A-Za-z0-9_-]{1,255}$/;
+const SAFE_EXT = /^(\.[A-Za-z0-9]{1,16})?$/;
+/** A format's name (Strapi's breakpoints: thumbnail, small, medium, large, and the project's own). */
+const FORMAT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The stored objects a file row names (its original and formats), to match them with assets/uploads. A hash or an
+ * extension that could name a path outside the uploads folder, a format that is no object, and two rows (or
+ * formats) naming one object are refused.
+ */
 function recordFile(plan: ImportPlan, id: number, row: Record<string, unknown>): void {
-  const add = (object: Record<string, unknown>, format: string | null) => {
-    if (typeof object.hash !== 'string' || object.hash === '') throw new Error(`${UPLOAD_FILE_UID} id ${id}, field ${format ? `formats.${format}.` : ''}hash: missing`);
-    const ext = typeof object.ext === 'string' ? object.ext : '';
+  const add = (object: unknown, format: string | null) => {
+    const field = `${UPLOAD_FILE_UID} id ${id}, field ${format ? `formats.${format}.` : ''}`;
+    if (typeof object !== 'object' || object === null || Array.isArray(object)) throw new Error(`${field.slice(0, -1)}: expected an object`);
+    const { hash, ext = '', mime, url } = object as Record<string, unknown>;
+    if (typeof hash !== 'string' || hash === '') throw new Error(`${field}hash: missing`);
+    if (!SAFE_HASH.test(hash)) throw new Error(`${field}hash: ${JSON.stringify(hash.slice(0, 60))} is not a storage key (letters, digits, _ and - only)`);
+    if (typeof ext !== 'string' || !SAFE_EXT.test(ext)) throw new Error(`${field}ext: ${JSON.stringify(String(ext).slice(0, 60))} is not a file extension`);
+    const name = `${hash}${ext}`;
+    const other = plan.objects.get(name);
+    if (other) throw new Error(`${field}hash: the file ${name} is also ${UPLOAD_FILE_UID} id ${other.fileId}${other.format ? `'s format ${other.format}` : ''}`);
     const text = (v: unknown) => (typeof v === 'string' ? v : '');
-    plan.objects.set(`${object.hash}${ext}`, { fileId: id, format, hash: object.hash, ext, mime: text(object.mime), url: text(object.url), provider: format ? null : text(row.provider) });
+    plan.objects.set(name, { fileId: id, format, hash, ext, mime: text(mime), url: text(url), provider: format ? null : text(row.provider) });
   };
   add(row, null);
   const formats = row.formats;
-  if (formats && typeof formats === 'object') {
-    for (const [key, f] of Object.entries(formats as Record<string, Record<string, unknown>>)) add(f, key);
+  if (formats === null || formats === undefined) return;
+  if (typeof formats !== 'object' || Array.isArray(formats)) throw new Error(`${UPLOAD_FILE_UID} id ${id}, field formats: expected an object`);
+  for (const [key, f] of Object.entries(formats)) {
+    if (!FORMAT_NAME.test(key)) throw new Error(`${UPLOAD_FILE_UID} id ${id}, field formats: ${JSON.stringify(key.slice(0, 60))} is not a format name`);
+    add(f, key);
   }
+}
+
+/** A media file's entry: one per name, no larger than `maxAssetBytes` (its tar header says how large before any byte is read). */
+function checkAsset(plan: ImportPlan, entry: ArchiveEntry, limits: Required<TransferLimits>): void {
+  const name = entry.name.slice('assets/uploads/'.length);
+  if (name.includes('/') || name === '') throw new TransferError(`${entry.name}: not a file of assets/uploads (a folder in its name); nothing was imported`);
+  if (plan.assets.has(name)) throw new TransferError(`${entry.name}: the archive holds it twice; nothing was imported`);
+  if (entry.size > limits.maxAssetBytes) throw new TransferError(`${entry.name}: ${entry.size} bytes, over the ${limits.maxAssetBytes}-byte limit (maxAssetBytes); nothing was imported`);
+}
+
+/** `metadata.json`, read whole but no larger than `maxLineBytes`, and parsed: its value (a JSON object). */
+export async function readMetadata(entry: ArchiveEntry, limits: Required<TransferLimits>): Promise<unknown> {
+  if (entry.size > limits.maxLineBytes) throw new TransferError(`${entry.name}: ${entry.size} bytes, over the ${limits.maxLineBytes}-byte limit (maxLineBytes); nothing was imported`);
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  try {
+    for await (const chunk of entry.stream) {
+      bytes += (chunk as Buffer).length;
+      if (bytes > limits.maxLineBytes) throw new TransferError(`${entry.name}: over the ${limits.maxLineBytes}-byte limit (maxLineBytes); nothing was imported`);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    throw entryError(entry, error);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    throw new TransferError(`${entry.name}: not JSON; nothing was imported`);
+  }
+  const problem = typeof value === 'object' && value !== null && !Array.isArray(value) ? checkJsonValue(value, limits.maxDepth) : 'not a JSON object';
+  if (problem) throw new TransferError(`${entry.name}: ${problem}; nothing was imported`);
+  return value;
 }
 
 /** What the scan is told: leave out the versions in locales the model does not configure (default: refuse them). */
 export interface ScanOptions extends ArchiveReadOptions {
   readonly unconfiguredLocales?: 'error' | 'skip';
+  readonly limits: Required<TransferLimits>;
+  readonly signal?: AbortSignal;
 }
 
 /** Leaves out a version in an unconfigured locale, with its components (so that their links go too). */
@@ -106,20 +164,30 @@ export async function scanExport(registry: Registry, file: string, options: Scan
   const ctx = scanContext(registry, plan);
   const seen = new Set<string>();
   let links = 0;
+  const { limits } = options;
   for await (const entry of readArchive(file, options)) {
+    throwIfInterrupted(options.signal);
     const stage = jsonlStage(entry.name);
     if (entry.name.startsWith('assets/uploads/')) {
+      checkAsset(plan, entry, limits);
       plan.assets.add(entry.name.slice('assets/uploads/'.length));
       progress.tick('scan', entry.size);
     } else if (stage === 'entities' || stage === 'links') {
-      for await (const { line, value } of readJsonLines(entry)) {
+      for await (const { line, value, text } of readJsonLines(entry, limits)) {
+        plan.lineBytes += text.length;
+        if (line % 1000 === 0) throwIfInterrupted(options.signal);
         const kept = stage === 'entities' ? planEntity(plan, registry, ctx, value, line, seen, options) : planLink(plan, registry, value, ++links);
         if (kept) increment(plan.kept, `${stage} of ${(value as { type?: string; left?: { type: string } }).type ?? (value as { left: { type: string } }).left.type}`);
         progress.tick('scan', 0);
         if (plan.problems.length >= MAX_PROBLEMS) return plan;
       }
     } else if (stage === 'schemas' || stage === 'configuration') {
-      for await (const _ of readJsonLines(entry)) increment(plan.kept, stage);
+      for await (const { text } of readJsonLines(entry, limits)) {
+        plan.lineBytes += text.length;
+        increment(plan.kept, stage);
+      }
+    } else if (entry.name === 'metadata.json') {
+      await readMetadata(entry, limits);
     }
   }
   plan.linkCount = links;

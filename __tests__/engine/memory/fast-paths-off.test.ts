@@ -128,6 +128,8 @@ const READS = [
   // Two to-many levels: the join budget counts them first (pipeline/compile-join-count: $unwind, lookups before a $limit).
   '/api/authors?populate[articles][populate][categories][populate][articles]=true',
   '/api/categories?populate[articles][populate][categories]=true&populate[articles][populate][author]=true',
+  // A relation filter inside a populate, nested: semi-join-lookup (a lookup's sub-pipeline, not the top level).
+  '/api/authors?populate[articles][filters][author][articles][categories][name][$notNull]=true',
 ];
 
 /** Wraps a stage path so that it records its name each time it answers a stage; gives back the undo. */

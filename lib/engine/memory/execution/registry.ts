@@ -12,8 +12,9 @@ import { mingoIndexedLookup } from './fast-paths/mingo-indexed-lookup';
 import { pageTotal } from './fast-paths/page-total';
 import { projectFields } from './fast-paths/project-fields';
 import { projectRefs } from './fast-paths/project-refs';
-import { relationFilter, relationFilterElements } from './fast-paths/relation-filter';
+import { relationFilter, relationFilterElements, relationFilterSemiJoin } from './fast-paths/relation-filter';
 import { rowMatch } from './fast-paths/row-match';
+import { semiJoinLookup } from './fast-paths/semi-join-lookup';
 import { slimAddFields } from './fast-paths/slim-add-fields';
 import { sort } from './fast-paths/sort';
 import { sortedPage } from './fast-paths/sorted-page';
@@ -35,11 +36,11 @@ export const PIPELINE_PATHS: readonly PipelinePath[] = [
 /** The stage paths, in order (for one stage, the first that takes it and does not decline the rows runs it). */
 export const STAGE_PATHS: readonly StagePath[] = [
   rowMatch, variableMatch, sort, firstOrNull, minMaxKey, slimAddFields, unset, projectFields, projectRefs, limit,
-  batchedLookup, indexedLookup, documentNumber, unwind,
+  semiJoinLookup, batchedLookup, indexedLookup, documentNumber, unwind,
 ];
 
 /** Optimisations inside other paths, switched off by name like the others. */
-export const INNER_PATHS: readonly InnerPath[] = [relationFilterElements, mingoIndexedLookup];
+export const INNER_PATHS: readonly InnerPath[] = [relationFilterElements, relationFilterSemiJoin, mingoIndexedLookup];
 
 /** The paths that may take a stage (or a run starting at a stage) of each operator, in registry order. */
 export function byOperator<P extends PipelinePath | StagePath>(paths: readonly P[]): ReadonlyMap<string, readonly P[]> {

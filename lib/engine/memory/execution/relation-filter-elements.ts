@@ -1,6 +1,7 @@
 import type { Filter, Pipeline, Row } from '../../types';
 import { isObject, isPlainField } from './eligibility';
 import { compileRowTest } from './match-rows';
+import { NON_EMPTY, readsTempsBySize, semiJoinOf } from './semi-join';
 import type { StageContext } from './stage-context';
 import { stableId } from './stable-arrays';
 
@@ -23,7 +24,7 @@ import { stableId } from './stable-arrays';
  */
 export function keptByElements(cx: StageContext, rows: readonly Row[], lookups: Pipeline, match: Filter, tempNames: readonly string[]): Row[] | null | undefined {
   const temps = new Set(tempNames);
-  if (!asksEmptinessOnly(match, temps)) return undefined;
+  if (!readsTempsBySize(match, temps)) return undefined;
   for (const stage of lookups) {
     const { localField, let: letSpec, pipeline } = stage.$lookup as Record<string, unknown>;
     if (letSpec !== undefined || typeof localField !== 'string' || !isPlainField(localField) || temps.has(localField)) return undefined;
@@ -43,23 +44,6 @@ export function keptByElements(cx: StageContext, rows: readonly Row[], lookups: 
     let verdict = verdicts.get(key);
     if (verdict === undefined) verdicts.set(key, (verdict = test(seen)));
     return verdict;
-  });
-}
-
-/** What a non-empty joined array holds for a `$match` that reads only its size. */
-const NON_EMPTY: Row = Object.freeze({});
-
-/**
- * True when every condition of `filter` on a temp field is `{ $size: 0 }` on the field itself (under `$and`,
- * `$or`, `$nor`), and nothing else reads a temp (no other top-level operator such as `$expr`, no dotted path
- * into one).
- */
-function asksEmptinessOnly(filter: Filter, temps: ReadonlySet<string>): boolean {
-  return Object.entries(filter).every(([key, value]) => {
-    if (key === '$and' || key === '$or' || key === '$nor') return Array.isArray(value) && value.every((f) => isObject(f) && asksEmptinessOnly(f, temps));
-    if (key.startsWith('$')) return false;
-    if (!temps.has(key.split('.')[0]!)) return true;
-    return temps.has(key) && isObject(value) && Object.keys(value).length === 1 && value.$size === 0;
   });
 }
 
@@ -117,8 +101,7 @@ function joinedNonEmpty(cx: StageContext, rows: readonly Row[], stages: Pipeline
     const { localField, as } = stage.$lookup as { localField: string; as: string };
     const p = probingOf(rows, localField, as);
     if (!p) return null;
-    const joined = cx.compile([stage])(p.probes, false, {}).rows;
-    const flags = joined.map((row) => (row[as] as unknown[]).length > 0);
+    const flags = joinedFlags(cx, stage, p.probes, as);
     const nonEmpty = new Array<boolean>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const key = p.keys[i]!;
@@ -133,6 +116,20 @@ function joinedNonEmpty(cx: StageContext, rows: readonly Row[], stages: Pipeline
     out.push(nonEmpty);
   }
   return out;
+}
+
+/**
+ * Whether the `$lookup` joins anything to each probe: as a semi-join (execution/semi-join: no joined array, each
+ * target row tested once, nested relation filters too) when the path relation-filter-semi-join is on and the
+ * stage has its shape, else by the stage itself.
+ */
+function joinedFlags(cx: StageContext, stage: Record<string, unknown>, probes: readonly Row[], as: string): boolean[] {
+  const semi = semiJoinOf(cx, stage);
+  if (semi) {
+    const joins = semi.start();
+    return probes.map((probe) => joins(probe));
+  }
+  return cx.compile([stage])(probes, false, {}).rows.map((row) => (row[as] as unknown[]).length > 0);
 }
 
 function probingOf(rows: readonly Row[], localField: string, as: string): Probing | null {

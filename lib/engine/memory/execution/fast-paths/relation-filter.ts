@@ -5,6 +5,7 @@ import type { InnerPath, PipelinePath } from '../fast-path';
 import { planLookup } from '../lookup-shapes';
 import { compileRowTest } from '../match-rows';
 import { keptByElements } from '../relation-filter-elements';
+import { keptBySemiJoins, RELATION_FILTER_SEMI_JOIN } from '../semi-join';
 import type { StageContext } from '../stage-context';
 import { markStable, stableId } from '../stable-arrays';
 
@@ -34,6 +35,12 @@ export const relationFilter: PipelinePath = {
 
 /** Inside relation-filter: the relation filters the compiler emits answered element by element (relation-filter-elements). */
 export const relationFilterElements: InnerPath = { name: 'relation-filter-elements', kind: 'inner', within: 'relation-filter' };
+
+/**
+ * Inside relation-filter (and relation-filter-elements): each relation filter's `$lookup`, nested ones included,
+ * answered as a semi-join (execution/semi-join) rather than by joining its rows.
+ */
+export const relationFilterSemiJoin: InnerPath = { name: RELATION_FILTER_SEMI_JOIN, kind: 'inner', within: 'relation-filter' };
 
 /** The relation-filter stages of pipeline/compile-filters found by {@link planRelationFilter}. */
 export interface RelationFilterPlan {
@@ -110,6 +117,8 @@ export function runRelationFilter(cx: StageContext, collection: (name: string) =
 function keptRows(cx: StageContext, rows: readonly Row[], plan: RelationFilterPlan): Row[] | null {
   const byElements = cx.uses(relationFilterElements.name) ? keptByElements(cx, rows, plan.lookups, plan.match, plan.temps) : undefined;
   if (byElements !== undefined) return byElements;
+  const bySemiJoins = keptBySemiJoins(cx, rows, plan.lookups, plan.match, plan.temps);
+  if (bySemiJoins !== undefined) return bySemiJoins;
   for (const row of rows) for (const temp of plan.temps) if (Object.hasOwn(row, temp)) return null;
   const joined = cx.compile(plan.lookups)(rows, false, {}).rows;
   const test = compileRowTest(plan.match, cx.options);

@@ -1,5 +1,5 @@
 import { ReadLimitError, type Engine, type Filter, type Pipeline } from '../engine/types';
-import { compileFindRows, compileJoinCountPlan, compileJoinCountStep, joinCountRows, type JoinCountNode, type JoinCountPair, type JoinCountPlan } from '../pipeline';
+import { compileFindRows, compileJoinCountPlan, type FanOutStatistic, compileJoinCountStep, joinCountRows, type JoinCountNode, type JoinCountPair, type JoinCountPlan } from '../pipeline';
 import { createIdentityCache, deepFreeze } from '../util/frozen';
 import type { Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
@@ -63,7 +63,7 @@ function pageSize(query: Query): number {
  * @example
  * fanOutDepth(compileJoinCountPlan(registry, article, query).nodes)
  */
-export function fanOutDepth(nodes: readonly JoinCountNode[]): number {
+export function fanOutDepth(nodes: readonly Pick<BoundNode, 'one' | 'children'>[]): number {
   let depth = 0;
   for (const node of nodes) depth = Math.max(depth, (node.one ? 0 : 1) + fanOutDepth(node.children));
   return depth;
@@ -78,9 +78,9 @@ export function fanOutDepth(nodes: readonly JoinCountNode[]): number {
  * @example
  * await joinBound(engine, plan.nodes, 25, 10_000, true)
  */
-export async function joinBound(engine: Engine, nodes: readonly JoinCountNode[], rows: number, max: number, statistics: boolean): Promise<number> {
+export async function joinBound(engine: Engine, nodes: readonly BoundNode[], rows: number, max: number, statistics: boolean): Promise<number> {
   let total = 0;
-  const walk = async (level: readonly JoinCountNode[], parents: number): Promise<boolean> => {
+  const walk = async (level: readonly BoundNode[], parents: number): Promise<boolean> => {
     for (const node of level) {
       const joined = parents * (node.one ? 1 : await fanOutBound(engine, node, max, statistics));
       total += joined;
@@ -93,8 +93,17 @@ export async function joinBound(engine: Engine, nodes: readonly JoinCountNode[],
   return total;
 }
 
+/** What {@link joinBound} reads of a join: a populate's (JoinCountNode) or a relation filter's (FilterJoinNode). */
+export interface BoundNode {
+  readonly collection: string;
+  readonly scope: Filter;
+  readonly one: boolean;
+  readonly fanOut?: FanOutStatistic;
+  readonly children: readonly BoundNode[];
+}
+
 /** The most rows one row may join through `node` (not a to-one join): see {@link joinBound}. */
-async function fanOutBound(engine: Engine, node: JoinCountNode, max: number, statistics: boolean): Promise<number> {
+async function fanOutBound(engine: Engine, node: BoundNode, max: number, statistics: boolean): Promise<number> {
   const rows = Math.min(max + 1, await scopeCount(engine, node.collection, node.scope));
   const most = statistics && node.fanOut && rows > 1 ? await maxFanOut(engine, node.fanOut, max) : undefined;
   return most === undefined ? rows : Math.min(rows, most);

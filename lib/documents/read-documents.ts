@@ -4,6 +4,7 @@ import { compileFind, compileFindOne, compileFindOnePage, readPage } from '../pi
 import { createIdentityCache, deepFreeze } from '../util/frozen';
 import type { Pagination, Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
+import { checkFilterBudget } from './filter-budget';
 import { checkJoinBudget } from './join-budget';
 import { loggedRead } from './log';
 import { populateMeter, readLimitError } from './populate-budget';
@@ -24,6 +25,7 @@ function readOptions(query: Query): AggregateOptions {
 /** The join budget checked before the read runs (documents/join-budget), a read over it answered as a 400. */
 async function checkBudget(registry: Registry, engine: Engine, ct: ContentType, query: Query, one: boolean, match?: Filter): Promise<void> {
   try {
+    await checkFilterBudget(registry, engine, ct, query, one);
     await checkJoinBudget(registry, engine, ct, query, { one, ...(match ? { match } : {}) });
   } catch (error) {
     throw readLimitError(error);

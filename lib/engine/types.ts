@@ -152,7 +152,7 @@ export class DuplicateKeyError extends Error {
  */
 export class ReadLimitError extends Error {
   override name = 'ReadLimitError';
-  constructor(readonly limit: 'joinedRows' | 'time' | 'size', readonly max: number, readonly path: readonly string[] = [], readonly param: 'populate' | 'sort' = 'populate') {
+  constructor(readonly limit: 'joinedRows' | 'time' | 'size', readonly max: number, readonly path: readonly string[] = [], readonly param: 'populate' | 'sort' | 'filters' = 'populate') {
     super(limit === 'time' ? `the read exceeded its time limit of ${max} ms` : limit === 'size' ? `the read's result exceeds ${max} bytes` : `${param} ${path.join('.')} joins more than ${max} rows`);
   }
 }

@@ -3,8 +3,9 @@
  * See docs/query-compilation.md.
  */
 export { compileFind, compileFindOne, compileFindOnePage, compileFindRows } from './compile-find';
+export { compileFilterJoins, type FilterJoinNode } from './compile-filter-joins';
 export { longestArray, mostReferrers, type FanOutStatistic } from './compile-fan-out';
-export { compileJoinCountPlan, compileJoinCountStep, joinCountRows, type JoinCountNode, type JoinCountPair, type JoinCountPlan } from './compile-join-count';
+export { compileJoinCountPlan, compileJoinCountStep, joinCountRows, selectsOneRow, type JoinCountNode, type JoinCountPair, type JoinCountPlan } from './compile-join-count';
 export { PIPELINE_OPERATORS, type PipelineStage } from './operators';
 export { escapeRegex } from './text-pattern';
 export { readPage, type PageResult } from './page-result';

@@ -1,16 +1,20 @@
-import type express from 'express';
+import express from 'express';
 import request from 'supertest';
 import { createBlogApp } from '../../../examples/blog/app';
 import { loadBlogModel } from '../../../examples/blog/model';
-import { memoryEngine, type Engine } from '../../../lib';
+import { createContentRouter, memoryEngine, type Engine } from '../../../lib';
 import { FieldIndex } from '../../../lib/engine/memory/storage/field-index';
+import { everyActionPublic } from '../../helpers/every-action';
+import { expectStrapiError } from '../../helpers/http';
 import { testEngine } from '../../helpers/test-engine';
 
 /**
  * Issue 29: a chain of relation filters (`filters[author][articles][author][articles]...`) joined, for every row,
  * every row of every level again: its cost grew about tenfold per pair (12.7 s for five pairs on the corpus) and
  * held the event loop. The memory engine answers relation filters as semi-joins (execution/semi-join): each
- * target row is tested once per read, so the rows a read visits grow with the levels, not their product.
+ * target row is tested once per read, so the rows a read visits grow with the levels, not their product. On
+ * every engine a chain whose fan-outs may multiply past the join budget is refused before it runs
+ * (documents/filter-budget), as MongoDB would run it as written.
  */
 const token = loadBlogModel().permissions.apiTokens.find((t) => t.type === 'full-access')!.accessKey;
 const AUTHORS = ['Ann', 'Bob', 'Cy', 'Dee'];
@@ -30,6 +34,20 @@ async function seed(app: express.Express): Promise<void> {
 
 const chain = (pairs: number): string => '[author][articles]'.repeat(pairs);
 
+/** The blog model on `engine` with every action public and a join budget no chain here reaches. */
+async function unboundedBlog(engine: Engine): Promise<{ app: express.Express; close(): Promise<void> }> {
+  const model = loadBlogModel();
+  const router = createContentRouter({
+    contentTypes: model.contentTypes, components: model.components, engine, upload: false,
+    i18n: { locales: ['en', 'fr'], defaultLocale: 'en' }, auth: { ...everyActionPublic(model.contentTypes), apiTokens: model.permissions.apiTokens.map((t) => ({ name: t.name, type: t.type, accessKey: t.accessKey })) },
+    rest: { maxJoinedRows: 100_000_000 },
+  });
+  await router.ready;
+  const app = express();
+  app.use('/api', router);
+  return { app, close: () => engine.close() };
+}
+
 async function get(app: express.Express, path: string): Promise<request.Response> {
   return request(app).get(path).set('authorization', `Bearer ${token}`);
 }
@@ -41,8 +59,7 @@ describe('relation filter chains', () => {
     let close: () => Promise<void>;
     beforeAll(async () => {
       engine = memoryEngine({ ephemeral: true });
-      const blog = await createBlogApp({ seed: false, engine });
-      ({ app, close } = blog);
+      ({ app, close } = await unboundedBlog(engine));
       await seed(app);
     });
     afterAll(() => close());
@@ -91,8 +108,7 @@ describe('relation filter chains', () => {
     let app: express.Express;
     let close: () => Promise<void>;
     beforeAll(async () => {
-      const blog = await createBlogApp({ seed: false, engine: testEngine() });
-      ({ app, close } = blog);
+      ({ app, close } = await unboundedBlog(testEngine()));
       await seed(app);
     });
     afterAll(() => close());
@@ -113,6 +129,27 @@ describe('relation filter chains', () => {
       expect(res.status).toBe(200);
       const counts = (res.body as { data: { name: string; articles: unknown[] }[] }).data.map((a) => [a.name, a.articles.length]);
       expect(counts).toEqual([['Ann', 0], ['Bob', 0], ['Cy', PER_AUTHOR], ['Dee', 0]]);
+    });
+  });
+
+  describe('the join budget (every engine: documents/filter-budget)', () => {
+    let app: express.Express;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      ({ app, close } = await createBlogApp({ seed: false, engine: testEngine() }));
+      await seed(app);
+    });
+    afterAll(() => close());
+
+    it('one fan-out per filter path runs; a chain whose fan-outs multiply past rest.maxJoinedRows is a 400 naming its path', async () => {
+      expect((await get(app, `/api/articles?filters${chain(1)}[author][name][$eq]=x`)).status).toBe(200);
+      // 48 article rows (drafts and published) x 6 articles per author x 6 x 6... over 10,000 at the third pair.
+      for (const pairs of [3, 5]) {
+        const res = await get(app, `/api/articles?filters${chain(pairs)}[author][name][$eq]=x`);
+        expectStrapiError(res, 400, 'ValidationError');
+        expect((res.body as { error: { message: string } }).error.message).toMatch(/^Invalid filters parameter: author(\.articles\.author)*(\.articles)? joins more than 10000 rows/);
+        expect((res.body as { error: { details: object } }).error.details).toMatchObject({ key: 'author', source: 'query', param: 'filters', limit: 'maxJoinedRows', max: 10_000 });
+      }
     });
   });
 });

@@ -5,7 +5,10 @@
 //     during the run) on a fresh data folder and a free port; the conformance corpus replayed into it;
 //  2. ../shared/tools/fuzz.mjs: SOAK_FUZZ_N (20,000) hostile requests, seed SOAK_SEED (1), --strict: any 5xx,
 //     crash, leak or slow answer fails; then the app must still answer, must have written snapshots, must stop
-//     cleanly on SIGTERM (exit 0, empty journal) and `content-router verify` must find its file whole;
+//     cleanly on SIGTERM (exit 0, empty journal) and `content-router verify` must find its file whole. All along,
+//     scripts/stall-detector.cjs (preloaded into the app) records every event-loop stall over 500 ms with the
+//     requests in flight and a CPU profile around it (in the soak's folder, kept when the soak fails): the
+//     longest is printed, and one over SOAK_MAX_STALL_MS (1000) fails the soak (see maxStall below);
 //  3. ../shared/tools/crash-campaign.mjs: SOAK_CRASH_ROUNDS (8) kill -9 rounds with snapshots every 64 KiB: any
 //     lost write, failed restart or stalled round fails.
 // Exits non-zero on the first failure, with the server's log.
@@ -24,6 +27,12 @@ const fuzzN = Number(process.env.SOAK_FUZZ_N ?? 20000);
 const seed = Number(process.env.SOAK_SEED ?? 1);
 const rounds = Number(process.env.SOAK_CRASH_ROUNDS ?? 8);
 const snapshotBytes = Number(process.env.SOAK_SNAPSHOT_BYTES ?? 256 * 1024);
+// The longest event-loop stall allowed. Every request in flight waits for a stall: at the fuzzer's concurrency of 8
+// on CI's 2 shared cores (the fuzzer, the app and the runner's own work on them), the fuzzer calls an answer over
+// 2,000 ms slow; a stall of 1 s already takes half of that from all 8 requests at once, so it is a read or a write
+// whose work is not bounded, whatever the fuzzer measured. Garbage collection and the snapshots of this small
+// store stay far below it (tens of ms); a stall is recorded (and profiled) from 500 ms.
+const maxStall = Number(process.env.SOAK_MAX_STALL_MS ?? 1000);
 const permissions = JSON.parse(fs.readFileSync(path.join(repo, 'examples/blog/model/permissions.json'), 'utf8'));
 const token = (type) => permissions.apiTokens.find((t) => t.type === type).accessKey;
 const tsNode = path.join(repo, 'node_modules/ts-node/dist/bin.js');
@@ -32,6 +41,26 @@ function fail(message, log = '') {
   console.error(`soak: FAILED: ${message}`);
   if (log) console.error(`--- server log (last 4000 characters) ---\n${log.slice(-4000)}`);
   process.exit(1);
+}
+
+/**
+ * The stalls the app's detector recorded (scripts/stall-detector.cjs), longest first, printed: their count, the
+ * longest with the requests in flight and its CPU profile.
+ */
+function readStalls() {
+  const file = path.join(stallDir, 'stalls.jsonl');
+  const stalls = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+  stalls.sort((a, b) => b.ms - a.ms);
+  if (stalls.length === 0) {
+    console.log('soak: no event-loop stall over 500 ms');
+    return stalls;
+  }
+  console.log(`soak: ${stalls.length} event-loop stall(s) over 500 ms; the longest:`);
+  for (const stall of stalls.slice(0, 5)) {
+    console.log(`  ${stall.ms} ms at ${stall.at}${stall.profile ? `, profile ${stall.profile}` : ''}`);
+    for (const request of stall.requests) console.log(`    in flight: ${request}`);
+  }
+  return stalls;
 }
 
 function freePort() {
@@ -67,11 +96,12 @@ const jwtSecret = crypto.randomBytes(32).toString('base64');
 const base = `http://127.0.0.1:${port}`;
 const logFile = path.join(dir, 'server.log');
 const log = fs.openSync(logFile, 'a');
-const server = spawn(process.execPath, [tsNode, '--transpile-only', 'examples/blog/server.ts'], {
+const stallDir = path.join(dir, 'stalls');
+const server = spawn(process.execPath, ['--require', path.join(repo, 'scripts/stall-detector.cjs'), tsNode, '--transpile-only', 'examples/blog/server.ts'], {
   cwd: repo,
   // A JWT secret of this run (the example app no longer signs with the model's fixture secret), given to the fuzzer
   // too so that it can sign its forged-but-valid tokens; NODE_ENV=development prints the reset codes it reads back.
-  env: { ...process.env, PORT: String(port), SEED: 'false', STRAPI_COMPAT: '1', DATA_FILE: dataFile, UPLOADS_DIR: path.join(dir, 'uploads'), SNAPSHOT_BYTES: String(snapshotBytes), JWT_SECRET: jwtSecret, NODE_ENV: 'development' },
+  env: { ...process.env, STALL_DIR: stallDir, PORT: String(port), SEED: 'false', STRAPI_COMPAT: '1', DATA_FILE: dataFile, UPLOADS_DIR: path.join(dir, 'uploads'), SNAPSHOT_BYTES: String(snapshotBytes), JWT_SECRET: jwtSecret, NODE_ENV: 'development' },
   stdio: ['ignore', log, log],
 });
 const serverLog = () => fs.readFileSync(logFile, 'utf8');
@@ -96,7 +126,9 @@ const fuzzed = (await run(
   [path.join(shared, 'tools/fuzz.mjs'), '--base', base, '--full-token', token('full-access'), '--readonly-token', token('read-only'), '--n', String(fuzzN), '--seed', String(seed), '--out', path.join(dir, 'fuzz.json'), '--server-log', logFile, '--jwt-secret', jwtSecret, '--strict'],
   { TOOLS_DIR: repo },
 )).code;
+const stalls = readStalls();
 if (fuzzed !== 0) fail(`fuzz.mjs exited ${fuzzed} (report: ${path.join(dir, 'fuzz.json')})`, serverLog());
+if (stalls.length > 0 && stalls[0].ms > maxStall) fail(`an event-loop stall of ${stalls[0].ms} ms (over ${maxStall} ms): see ${stallDir}`);
 if (server.exitCode !== null) fail('the example app died during the fuzz run', serverLog());
 if (!(await fetch(`${base}/api/articles`).then((r) => r.ok, () => false))) fail('the example app no longer answers after the fuzz run', serverLog());
 const snapshot = fs.existsSync(dataFile) ? fs.statSync(dataFile).size : 0;

@@ -1,0 +1,77 @@
+// An event-loop stall detector preloaded into the example app by `npm run soak` (`node --require` this file):
+// a timer every TICK_MS measures how late it fires; a lateness over STALL_RECORD_MS (500) is a stall, recorded
+// as one JSON line in STALL_DIR/stalls.jsonl ({ ms, at, requests: the HTTP requests in flight during it, profile }). A V8
+// CPU profile runs all the time in windows of WINDOW_MS (node:inspector, Profiler, sampled every 2 ms): a window
+// holding a stall is written to STALL_DIR/stall-<n>-<ms>ms.cpuprofile (at most MAX_PROFILES of them; open in
+// Chrome DevTools, or `bench/summarize-profile.ts`), the others are dropped. Only when STALL_DIR is set.
+'use strict';
+const diagnostics = require('node:diagnostics_channel');
+const fs = require('node:fs');
+const inspector = require('node:inspector');
+const path = require('node:path');
+
+const dir = process.env.STALL_DIR;
+if (dir) start(dir);
+
+function start(folder) {
+  const TICK_MS = 20;
+  const WINDOW_MS = 5000;
+  const RECORD_MS = Number(process.env.STALL_RECORD_MS || 500);
+  const MAX_PROFILES = Number(process.env.STALL_MAX_PROFILES || 10);
+  fs.mkdirSync(folder, { recursive: true });
+  const lines = path.join(folder, 'stalls.jsonl');
+
+  // The requests in flight (method and the first 300 characters of the URL) and the last ones that ended, to name
+  // what ran during a stall: a request that blocks the loop usually answers before the timer can fire.
+  const inFlight = new Map();
+  const ended = [];
+  diagnostics.subscribe('http.server.request.start', ({ request, response }) => {
+    const entry = { what: `${request.method} ${String(request.url).slice(0, 300)}`, end: null };
+    inFlight.set(response, entry);
+    response.once('close', () => {
+      inFlight.delete(response);
+      entry.end = Date.now();
+      ended.push(entry);
+      if (ended.length > 64) ended.shift();
+    });
+  });
+  /** The requests in flight at some moment since `since`. */
+  const during = (since) => [...inFlight.values(), ...ended.filter((e) => e.end >= since)].map((e) => e.what).slice(0, 20);
+
+  const session = new inspector.Session();
+  session.connect();
+  let profiles = 0;
+  let windowStart = Date.now();
+  let pending = []; // the stalls of the running window, written with its profile
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))));
+  const begin = () => post('Profiler.enable').then(() => post('Profiler.setSamplingInterval', { interval: 2000 })).then(() => post('Profiler.start'));
+  let rotating = begin();
+
+  const rotate = () => {
+    const stalls = pending;
+    pending = [];
+    windowStart = Date.now();
+    rotating = rotating.then(() => post('Profiler.stop')).then(({ profile }) => {
+      let file = null;
+      if (stalls.length > 0 && profiles < MAX_PROFILES) {
+        const longest = Math.max(...stalls.map((s) => s.ms));
+        file = path.join(folder, `stall-${++profiles}-${longest}ms.cpuprofile`);
+        fs.writeFileSync(file, JSON.stringify(profile));
+      }
+      for (const stall of stalls) fs.appendFileSync(lines, `${JSON.stringify({ ...stall, profile: file })}\n`);
+      return post('Profiler.start');
+    }).catch((error) => {
+      process.emitWarning(`stall detector: ${error.message}`);
+    });
+  };
+
+  let last = Date.now();
+  const timer = setInterval(() => {
+    const now = Date.now();
+    const late = now - last - TICK_MS;
+    last = now;
+    if (late > RECORD_MS) pending.push({ ms: late, at: new Date(now - late).toISOString(), requests: during(now - late) });
+    if (pending.length > 0 || now - windowStart >= WINDOW_MS) rotate();
+  }, TICK_MS);
+  timer.unref();
+}

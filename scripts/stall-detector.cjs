@@ -1,6 +1,7 @@
 // An event-loop stall detector preloaded into the example app by `npm run soak` (`node --require` this file):
 // a timer every TICK_MS measures how late it fires; a lateness over STALL_RECORD_MS (500) is a stall, recorded
-// as one JSON line in STALL_DIR/stalls.jsonl ({ ms, at, requests: the HTTP requests in flight during it, profile }). A V8
+// as one JSON line in STALL_DIR/stalls.jsonl ({ ms, cpuMs: the CPU time the process got meanwhile, at, requests:
+// the HTTP requests in flight during it, profile }). A V8
 // CPU profile runs all the time in windows of WINDOW_MS (node:inspector, Profiler, sampled every 2 ms): a window
 // holding a stall is written to STALL_DIR/stall-<n>-<ms>ms.cpuprofile (at most MAX_PROFILES of them; open in
 // Chrome DevTools, or `bench/summarize-profile.ts`), the others are dropped. Only when STALL_DIR is set.
@@ -66,11 +67,17 @@ function start(folder) {
   };
 
   let last = Date.now();
+  let cpu = process.cpuUsage();
   const timer = setInterval(() => {
     const now = Date.now();
     const late = now - last - TICK_MS;
+    const used = process.cpuUsage(cpu);
+    cpu = process.cpuUsage();
     last = now;
-    if (late > RECORD_MS) pending.push({ ms: late, at: new Date(now - late).toISOString(), requests: during(now - late) });
+    // cpuMs: the CPU time the process got meanwhile. A loop blocked by its own work gets about the stall's length;
+    // a process the machine did not run (CI's shared cores) gets little, and its profile holds few samples.
+    const cpuMs = Math.round((used.user + used.system) / 1000);
+    if (late > RECORD_MS) pending.push({ ms: late, cpuMs, at: new Date(now - late).toISOString(), requests: during(now - late) });
     if (pending.length > 0 || now - windowStart >= WINDOW_MS) rotate();
   }, TICK_MS);
   timer.unref();

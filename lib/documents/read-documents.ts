@@ -1,4 +1,4 @@
-import type { AggregateOptions, Engine, Filter, Pipeline } from '../engine';
+import { withReadBudget, type AggregateOptions, type Engine, type Filter, type Pipeline } from '../engine';
 import { compileDocumentBytes, formatDocument, type RowWrite } from '../format';
 import { compileFind, compileFindOne, compileFindOnePage, readPage } from '../pipeline';
 import { createIdentityCache, deepFreeze } from '../util/frozen';
@@ -134,8 +134,16 @@ function pageResult(page: StoredPage, pagination: PaginationMeta): ListResult {
   return result as ListResult;
 }
 
-/** Runs a list query as ONE aggregation (page rows, one document each, and the total); `data` is the formatted page. */
-export async function findMany(registry: Registry, engine: Engine, ct: ContentType, query: Query, match?: Filter): Promise<FindManyResult> {
+/**
+ * Runs a list query as ONE aggregation (page rows, one document each, and the total); `data` is the formatted page.
+ * Its engine reads (the join budget's, then the read) share one time budget (engine/read-budget: on MongoDB one
+ * `maxTimeMS` for them all).
+ */
+export function findMany(registry: Registry, engine: Engine, ct: ContentType, query: Query, match?: Filter): Promise<FindManyResult> {
+  return withReadBudget(() => readList(registry, engine, ct, query, match));
+}
+
+async function readList(registry: Registry, engine: Engine, ct: ContentType, query: Query, match?: Filter): Promise<FindManyResult> {
   const read = match
     ? compiledRead(registry, ct, query, compileFind(registry, ct, query, { match }))
     : compiledFor(listReads, registry, ct, query, () => compileFind(registry, ct, query));
@@ -149,8 +157,12 @@ export async function findMany(registry: Registry, engine: Engine, ct: ContentTy
   return pageResult({ rows, read }, paginationMeta(query.pagination, total));
 }
 
-/** Runs a one-document query as ONE aggregation; null when nothing matches. */
-export async function findOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<Row | null> {
+/** Runs a one-document query as ONE aggregation; null when nothing matches. One time budget, as {@link findMany}. */
+export function findOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<Row | null> {
+  return withReadBudget(() => readOne(registry, engine, ct, query, match));
+}
+
+async function readOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<Row | null> {
   const page = compiledFor(findOnePages, registry, ct, query, () => compileFindOnePage(registry, ct, query)).pipeline;
   const pipeline = compileFindOne(registry, ct, query, match, page);
   await checkBudget(registry, engine, ct, query, true, match);

@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import { createContentRouter } from '../../../lib';
-import { mongoEngine, ReadLimitError } from '../../../lib/engine';
+import { mongoEngine, ReadLimitError, remainingTime, withReadBudget } from '../../../lib/engine';
 import { DEFAULT_MAX_TIME_MS } from '../../../lib/engine/mongo/read-time-limit';
 import { httpComponents, httpContentTypes } from '../../fixtures/http-model';
 import { fakeConnection } from './fake-connection';
@@ -66,6 +66,49 @@ describe('mongoEngine read limits: maxTimeMS', () => {
       message: `The query exceeded its time limit of ${DEFAULT_MAX_TIME_MS} ms`,
       details: { limit: 'maxTimeMS', option: 'mongoEngine({ maxTimeMS })', max: DEFAULT_MAX_TIME_MS },
     });
+  });
+});
+
+describe('mongoEngine read limits: one time budget per request (engine/read-budget)', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('gives each read of a budget what is left of maxTimeMS, and refuses a read with nothing left before sending it', async () => {
+    let now = 1_000_000;
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+    const { connection, reads } = fakeConnection();
+    const engine = mongoEngine({ connection, maxTimeMS: 1000 });
+    const sent = await withReadBudget(async () => {
+      await engine.count('articles', {});
+      now += 300;
+      await engine.aggregate('articles', []);
+      now += 650;
+      await engine.find('articles', {});
+      now += 50;
+      await expect(engine.aggregate('articles', [])).rejects.toMatchObject({ name: 'ReadLimitError', limit: 'time', max: 1000 });
+      return reads.options.map((r) => [r.op, r.options.maxTimeMS]);
+    });
+    expect(sent).toEqual([['count', 1000], ['aggregate', 700], ['find', 50]]);
+    // Outside a budget (and in the next one) every read has the whole limit again.
+    await engine.count('articles', {});
+    await withReadBudget(() => engine.count('articles', {}));
+    expect(reads.options.slice(-2).map((r) => r.options.maxTimeMS)).toEqual([1000, 1000]);
+  });
+
+  it('runs the reads of one GET in one budget (documents/read-documents)', async () => {
+    let now = 1_000_000;
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+    const left: number[] = [];
+    const { connection } = fakeConnection({
+      onAggregate: () => {
+        now += 400; // the read took 400 ms: what is left for the next read of the same request
+        left.push(remainingTime(1000));
+        return [];
+      },
+    });
+    const router = createContentRouter({ contentTypes: httpContentTypes, components: httpComponents, engine: mongoEngine({ connection, maxTimeMS: 1000 }), auth: { public: { actions: ['api::gadget.gadget.find'] } } });
+    const res = await request(express().use('/api', router)).get('/api/gadgets');
+    expect(res.status).toBe(200);
+    expect(left).toEqual([600]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { MONGODB_MAX_DOCUMENT_BYTES, ReadLimitError } from '../types';
 import { mapUnavailable } from './map-mongo-error';
+import { remainingTime } from '../read-budget';
 
 /**
  * The server time (ms) a read may take by default (`mongoEngine({ maxTimeMS })`), sent as the `maxTimeMS` of
@@ -46,10 +47,21 @@ export function mapReadLimit(error: unknown, maxTimeMS: number): unknown {
   return mapUnavailable(error);
 }
 
-/** The `maxTimeMS` option of a read: the engine's option, else the default; none for 0. */
+/**
+ * The `maxTimeMS` option of a read: the engine's option, else the default; none for 0. Inside a read budget
+ * (engine/read-budget: the document service's read of one request), what is left of it, so that all the
+ * aggregates, counts and finds of one request share one `maxTimeMS`; with nothing left, the ReadLimitError the
+ * server's MaxTimeMSExpired would give, before anything is sent.
+ *
+ * @example
+ * timeLimitOption(1000) // { maxTimeMS: 1000 }, or what is left of the request's 1000 ms
+ */
 export function timeLimitOption(maxTimeMS: number | undefined): { maxTimeMS?: number } {
   const ms = maxTimeMS ?? DEFAULT_MAX_TIME_MS;
-  return ms > 0 ? { maxTimeMS: ms } : {};
+  if (ms <= 0) return {};
+  const left = Math.ceil(remainingTime(ms));
+  if (left <= 0) throw new ReadLimitError('time', ms);
+  return { maxTimeMS: left };
 }
 
 /**

@@ -3,8 +3,9 @@
 // as one JSON line in STALL_DIR/stalls.jsonl ({ ms, cpuMs: the CPU time the process got meanwhile, at, requests:
 // the HTTP requests in flight during it, profile }). A V8
 // CPU profile runs all the time in windows of WINDOW_MS (node:inspector, Profiler, sampled every 2 ms): a window
-// holding a stall is written to STALL_DIR/stall-<n>-<ms>ms.cpuprofile (at most MAX_PROFILES of them; open in
-// Chrome DevTools, or `bench/summarize-profile.ts`), the others are dropped. Only when STALL_DIR is set.
+// holding a stall in which the app worked at least half of STALL_RECORD_MS (its CPU time) is written to
+// STALL_DIR/stall-<time>-<ms>ms-cpu<ms>ms.cpuprofile (the MAX_PROFILES of the most CPU; open in Chrome DevTools, or
+// bench/summarize-profile.ts); the others are dropped. Only when STALL_DIR is set.
 'use strict';
 const diagnostics = require('node:diagnostics_channel');
 const fs = require('node:fs');
@@ -41,7 +42,7 @@ function start(folder) {
 
   const session = new inspector.Session();
   session.connect();
-  let profiles = 0;
+  const kept = []; // the profiles written: { file, cpuMs }, at most MAX_PROFILES, those of the most CPU
   let windowStart = Date.now();
   let pending = []; // the stalls of the running window, written with its profile
   const post = (method, params) => new Promise((resolve, reject) => session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))));
@@ -54,10 +55,18 @@ function start(folder) {
     windowStart = Date.now();
     rotating = rotating.then(() => post('Profiler.stop')).then(({ profile }) => {
       let file = null;
-      if (stalls.length > 0 && profiles < MAX_PROFILES) {
+      const cpuMs = stalls.length > 0 ? Math.max(...stalls.map((s) => s.cpuMs)) : 0;
+      // Only a window whose stall was the app's own work (CPU time) is worth a profile: keep those of the most.
+      const least = kept.reduce((min, k) => (min && min.cpuMs <= k.cpuMs ? min : k), null);
+      if (cpuMs >= RECORD_MS / 2 && (kept.length < MAX_PROFILES || cpuMs > least.cpuMs)) {
+        if (kept.length >= MAX_PROFILES) {
+          fs.rmSync(least.file, { force: true });
+          kept.splice(kept.indexOf(least), 1);
+        }
         const longest = Math.max(...stalls.map((s) => s.ms));
-        file = path.join(folder, `stall-${++profiles}-${longest}ms.cpuprofile`);
+        file = path.join(folder, `stall-${stalls[0].at.replace(/[:.]/g, '-')}-${longest}ms-cpu${cpuMs}ms.cpuprofile`);
         fs.writeFileSync(file, JSON.stringify(profile));
+        kept.push({ file, cpuMs });
       }
       for (const stall of stalls) fs.appendFileSync(lines, `${JSON.stringify({ ...stall, profile: file })}\n`);
       return post('Profiler.start');

@@ -7,7 +7,10 @@
  * the router can count a row). Not a test: the figures depend on the machine. See docs/security.md, "Hostile requests".
  *
  * Environment: ATTACK_SIZES (default "corpus,100000"), ATTACK_TIMEOUT (ms per request, default 120000),
- * ATTACK_ONLY (substrings of the shape names to run, separated by `|`).
+ * ATTACK_ONLY (substrings of the shape names to run, separated by `|`). With MONGODB_URI (and MONGODB_TRANSACTIONS,
+ * as `npm start`: examples/blog/mongo-from-env), the app runs on MongoDB instead, in a database of its own
+ * (`content_router_attack_<random>`, dropped at the end): the time is then mostly the server's, bounded by
+ * `maxTimeMS` (one budget per request), and the event-loop delay the router's own.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +20,10 @@ import { createBlogApp } from '../examples/blog/app';
 import { blogTokens } from '../__tests__/helpers/conformance/start-blog-app';
 import { loadCorpus } from '../__tests__/helpers/conformance/load';
 import { replayCorpus } from '../__tests__/helpers/conformance/replay-corpus';
-import { memoryEngine, type Engine } from '../lib';
+import { randomBytes } from 'node:crypto';
+import { memoryEngine, mongoEngine, type Engine } from '../lib';
+import { mongoOptionsFromEnv } from '../examples/blog/mongo-from-env';
+import { withDatabase } from '../__tests__/helpers/test-engine';
 import { ATTACK_SHAPES, type AttackShape } from './attack-shapes';
 import { seedBlog } from './seed-blog';
 
@@ -106,7 +112,8 @@ async function listen(app: Express): Promise<{ server: Server; base: string }> {
 
 /** The example app on a free port, loaded with the corpus (replayed over HTTP) or `size` generated articles. */
 async function startApp(size: string): Promise<{ base: string; close(): Promise<void> }> {
-  const engine = counted(memoryEngine({ ephemeral: true }));
+  const store = openEngine();
+  const engine = counted(store.engine);
   const blog = await createBlogApp({ seed: false, engine });
   const { server, base } = await listen(blog.app);
   const started = Date.now();
@@ -115,8 +122,26 @@ async function startApp(size: string): Promise<{ base: string; close(): Promise<
   } else {
     await seedBlog(engine, { articles: Number(size), authors: 10_000, categories: 1_000, files: 100 });
   }
-  console.log(`\n## ${size === 'corpus' ? 'conformance corpus data' : `${size} articles`} (loaded in ${Date.now() - started} ms)\n`);
-  return { base, close: async () => { server.closeAllConnections(); server.close(); await blog.close(); } };
+  console.log(`\n## ${size === 'corpus' ? 'conformance corpus data' : `${size} articles`}, ${store.label} (loaded in ${Date.now() - started} ms)\n`);
+  return { base, close: async () => { server.closeAllConnections(); server.close(); await blog.close(); await store.drop(); } };
+}
+
+/** The memory engine, or MongoDB in a database of its own when MONGODB_URI is set (dropped by `drop`). */
+function openEngine(): { engine: Engine; label: string; drop(): Promise<void> } {
+  const uri = process.env.MONGODB_URI;
+  if (!uri) return { engine: memoryEngine({ ephemeral: true }), label: 'memory engine', drop: async () => undefined };
+  const database = `content_router_attack_${randomBytes(4).toString('hex')}`;
+  const options = mongoOptionsFromEnv({ ...process.env, MONGODB_URI: withDatabase(uri, database) })!;
+  const drop = async (): Promise<void> => {
+    const { createConnection } = await import('mongoose');
+    const connection = await createConnection(options.uri!).asPromise();
+    try {
+      await connection.dropDatabase();
+    } finally {
+      await connection.close();
+    }
+  };
+  return { engine: mongoEngine(options), label: `MongoDB (database ${database})`, drop };
 }
 
 const row = (cells: readonly (string | number)[]): string => `| ${cells.join(' | ')} |`;

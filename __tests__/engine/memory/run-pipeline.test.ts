@@ -204,6 +204,36 @@ describe('memory engine fast paths give the general path\'s results', () => {
     await expectMingo([lookup('cats', [{ $match: { name: 'Ann' } }]), { $match: { $expr: { $gt: [{ $size: '$__rf1' }, 0] } } }, { $unset: ['__rf1'] }]);
   });
 
+  it('relation filter chains as semi-joins (issue 29): nested levels, $or/$nor, component paths, populate sub-pipelines', async () => {
+    // articles.author -> authors, authors.documentId <- articles.author (mappedBy), as compile-filters nests them.
+    const tail = [{ $limit: 1 }, { $project: { _id: 1 } }];
+    const toAuthor = (inner: Pipeline, as: string, localField = 'author'): Row => ({ $lookup: { from: 'authors', localField, foreignField: 'documentId', pipeline: [...inner, ...tail], as } });
+    const toArticles = (inner: Pipeline, as: string): Row => ({ $lookup: { from: 'articles', localField: 'documentId', foreignField: 'author', pipeline: [{ $match: { _status: 'published' } }, ...inner, ...tail], as } });
+    const some = (t: string): Row => ({ $nor: [{ [t]: { $size: 0 } }] });
+    const chain = (pairs: number, innermost: Row, n = 1): Pipeline => {
+      if (pairs === 0) return [{ $match: innermost }];
+      const a = `__rf${n}`;
+      const b = `__rf${n + 1}`;
+      return [toArticles([toAuthor(chain(pairs - 1, innermost, n + 2), b), { $match: some(b) }], a), { $match: { $or: [some(a), { name: 'Seven' }] } }];
+    };
+    for (const pairs of [0, 1, 2, 3]) {
+      for (const innermost of [{ name: 'Ann' }, { name: 'nobody' }, { name: { $in: ['Bob', 'Missing'] } }, {}]) {
+        const top = toAuthor(chain(pairs, innermost, 2), '__rf1');
+        await expectMingo([{ $match: { _status: 'published' } }, top, { $match: some('__rf1') }, { $unset: ['__rf1'] }]);
+        await expectMingo([{ $match: { _status: 'published' } }, top, { $match: { $or: [{ __rf1: { $size: 0 } }, { views: { $gt: 1 } }] } }, { $unset: ['__rf1'] }]);
+        // Through an array of documents (a component path): the rows are tested one by one (keptBySemiJoins).
+        await expectMingo([toAuthor(chain(pairs, innermost, 2), '__rf1', 'blocks.author'), { $match: some('__rf1') }, { $unset: ['__rf1'] }]);
+        // Inside a populate's sub-pipeline (semi-join-lookup), with the rows the tail keeps.
+        await expectMingo([{ $lookup: { from: 'authors', localField: 'author', foreignField: 'documentId', pipeline: [toArticles([toAuthor(chain(pairs, innermost, 3), '__rf2'), { $match: some('__rf2') }], '__rf1'), { $match: some('__rf1') }, { $unset: ['__rf1'] }], as: 'author' } }]);
+      }
+    }
+    // Shapes a semi-join must not take: a $limit before a $match in a nested level, a $project that is not valid.
+    const early = toArticles([{ $limit: 1 }, { $match: { title: 'B' } }], '__rf2');
+    await expectMingo([toAuthor([early, { $match: some('__rf2') }], '__rf1'), { $match: some('__rf1') }, { $unset: ['__rf1'] }]);
+    const badProject = { $lookup: { from: 'authors', localField: 'author', foreignField: 'documentId', pipeline: [{ $match: { name: 'Ann' } }, { $limit: 1 }, { $project: {} }], as: '__rf1' } };
+    await expectMingo([badProject, { $match: some('__rf1') }, { $unset: ['__rf1'] }]);
+  });
+
   it('relation filter: a lookup with let variables runs on every row', async () => {
     await expectMingo([
       { $match: { _status: 'published' } },

@@ -105,12 +105,18 @@ function probe(cx: StageContext, from: MemoryCollection, index: ReturnType<Memor
 /** One stage of a semi-join's sub-pipeline before its row-keeping tail: a row test, or a nested semi-join into `as`. */
 type Step = { readonly kind: 'match'; readonly test: RowTest; readonly fields: ReadonlySet<string> | null } | { readonly kind: 'join'; readonly as: string; readonly join: SemiJoinPlan };
 
-/** Stages after the last `$match` that keep every row they are given (at least one of them, for a `$limit`). */
+/**
+ * Stages after the last `$match` that keep every row they are given (at least one of them, for a `$limit`) and
+ * that are valid whatever the rows: a `$project` of fields included or excluded, an `$unset` of fields.
+ */
 function keepsRows(stage: unknown): boolean {
   if (!isObject(stage) || Object.keys(stage).length !== 1) return false;
   const n = stage.$limit;
   if (n !== undefined) return typeof n === 'number' && Number.isInteger(n) && n >= 1;
-  return isObject(stage.$project) || stage.$unset !== undefined;
+  const project = stage.$project;
+  if (isObject(project)) return Object.keys(project).length > 0 && Object.values(project).every((v) => v === 0 || v === 1 || typeof v === 'boolean');
+  const unset = stage.$unset;
+  return typeof unset === 'string' || (Array.isArray(unset) && unset.length > 0 && unset.every((f) => typeof f === 'string'));
 }
 
 /** The steps of a sub-pipeline (see {@link compileSemiJoin}), or null when it has another shape. */

@@ -114,7 +114,11 @@ function keepsRows(stage: unknown): boolean {
   const n = stage.$limit;
   if (n !== undefined) return typeof n === 'number' && Number.isInteger(n) && n >= 1;
   const project = stage.$project;
-  if (isObject(project)) return Object.keys(project).length > 0 && Object.values(project).every((v) => v === 0 || v === 1 || typeof v === 'boolean');
+  if (isObject(project)) {
+    // Inclusions or exclusions, not both (`_id` aside): MongoDB refuses a mixed projection.
+    const kinds = new Set(Object.entries(project).filter(([k]) => k !== '_id').map(([, v]) => Boolean(v)));
+    return Object.keys(project).length > 0 && kinds.size <= 1 && Object.values(project).every((v) => v === 0 || v === 1 || typeof v === 'boolean');
+  }
   const unset = stage.$unset;
   return typeof unset === 'string' || (Array.isArray(unset) && unset.length > 0 && unset.every((f) => typeof f === 'string'));
 }

@@ -1,7 +1,8 @@
 import { ReadLimitError, type Engine } from '../engine/types';
 import { compileFilterJoins, selectsOneRow, type FilterJoinNode } from '../pipeline';
-import type { Query } from '../query/types';
+import type { PopulateMap, Query, Status } from '../query/types';
 import type { ContentType, Registry } from '../schema';
+import { UPLOAD_FILE_UID } from '../schema/types';
 import { fanOutDepth, joinBound } from './join-budget';
 import { scopeCount } from './join-statistics';
 
@@ -18,19 +19,73 @@ import { scopeCount } from './join-statistics';
  * 2. otherwise the upper bound of documents/join-budget's joinBound from the engine's statistics (kept until the
  *    next write), starting from the rows of the read's scope (one for a findOne or a filter on a unique value):
  *    over the budget, the read is refused with the path of the join that goes over.
+ * The relation filters of its populates are bounded the same way ({@link checkPopulateFilters}).
  *
  * @example
  * await checkFilterBudget(registry, engine, article, query, false) // throws for filters[author][articles][author][articles]... on a large store
  */
 export async function checkFilterBudget(registry: Registry, engine: Engine, ct: ContentType, query: Query, one: boolean): Promise<void> {
   const max = query.maxJoinedRows;
-  if (max === undefined || !query.filters) return;
+  if (max === undefined) return;
   const nodes = compileFilterJoins(registry, ct, query.filters, query.status);
-  if (fanOutDepth(nodes) < 2) return;
-  const scope = ct.draftAndPublish ? { _status: query.status } : {};
-  const rows = one || selectsOneRow(query.filters) ? 1 : await scopeCount(engine, ct.collectionName, scope);
-  if ((await joinBound(engine, nodes, rows, max, false)) <= max || (await joinBound(engine, nodes, rows, max, true)) <= max) return;
-  throw new ReadLimitError('joinedRows', max, await overPath(engine, nodes, rows, max), 'filters');
+  if (fanOutDepth(nodes) >= 2) {
+    const rows = one || selectsOneRow(query.filters) ? 1 : await scopeCount(engine, ct.collectionName, statusScope(ct, query.status));
+    if (!(await within(engine, nodes, rows, max))) throw new ReadLimitError('joinedRows', max, await overPath(engine, nodes, rows, max), 'filters');
+  }
+  await checkPopulateFilters(registry, engine, query, one, max);
+}
+
+/**
+ * The relation filters of the read's populates (`populate[articles][filters][author][articles]...`), each run on
+ * every candidate row of its join (before the join's `$limit`): those with two or more fan-out joins on one path
+ * are bounded as the read's own filters, starting from at most every row of the join's collection in scope for
+ * each parent row: the page's rows (one for a findOne) for a populate of the read's rows, the budget's rows for a
+ * deeper one (what the populate may join at most). Over the budget, a ReadLimitError naming the populate path.
+ */
+async function checkPopulateFilters(registry: Registry, engine: Engine, query: Query, one: boolean, max: number): Promise<void> {
+  const parents = one ? 1 : query.pagination.kind === 'offset' ? query.pagination.limit : query.pagination.pageSize;
+  for (const found of populateFilters(registry, query.populate, query.status, [], true)) {
+    const rows = (found.top ? parents : max) * (await scopeCount(engine, found.target.collectionName, statusScope(found.target, query.status)));
+    if (!(await within(engine, found.nodes, rows, max))) {
+      throw new ReadLimitError('joinedRows', max, [...found.path, ...(await overPath(engine, found.nodes, rows, max))], 'populate');
+    }
+  }
+}
+
+interface PopulateFilter {
+  readonly path: readonly string[];
+  readonly target: ContentType;
+  readonly nodes: readonly FilterJoinNode[];
+  /** A populate of the read's own rows (through components only). */
+  readonly top: boolean;
+}
+
+function populateFilters(registry: Registry, map: PopulateMap, status: Status, path: readonly string[], top: boolean): PopulateFilter[] {
+  const out: PopulateFilter[] = [];
+  for (const [name, node] of Object.entries(map)) {
+    const here = [...path, name];
+    const attribute = node.attribute;
+    if (attribute.kind === 'component') {
+      out.push(...populateFilters(registry, node.populate, status, here, top));
+    } else if (attribute.kind === 'dynamiczone') {
+      for (const sub of Object.values(node.on ?? { all: node })) out.push(...populateFilters(registry, sub.populate, status, here, top));
+    } else {
+      const target = registry.contentType(attribute.kind === 'media' ? UPLOAD_FILE_UID : attribute.target);
+      const nodes = node.filters ? compileFilterJoins(registry, target, node.filters, status) : [];
+      if (fanOutDepth(nodes) >= 2) out.push({ path: here, target, nodes, top });
+      out.push(...populateFilters(registry, node.populate, status, here, false));
+    }
+  }
+  return out;
+}
+
+/** Whether joinBound, from the counts alone then with the fan-out statistics, keeps `nodes` within `max`. */
+async function within(engine: Engine, nodes: readonly FilterJoinNode[], rows: number, max: number): Promise<boolean> {
+  return (await joinBound(engine, nodes, rows, max, false)) <= max || (await joinBound(engine, nodes, rows, max, true)) <= max;
+}
+
+function statusScope(ct: ContentType, status: Status): Record<string, unknown> {
+  return ct.draftAndPublish ? { _status: status } : {};
 }
 
 /** The path of the first join whose bound takes the total over `max` (the deepest fan-out when none alone does). */

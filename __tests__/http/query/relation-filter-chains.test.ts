@@ -151,5 +151,14 @@ describe('relation filter chains', () => {
         expect((res.body as { error: { details: object } }).error.details).toMatchObject({ key: 'author', source: 'query', param: 'filters', limit: 'maxJoinedRows', max: 10_000 });
       }
     });
+
+    it('a populate\'s filters too: 400 naming the populate path when their fan-outs may multiply past the budget', async () => {
+      expect((await get(app, `/api/authors?populate[articles][filters]${chain(1)}[title][$eq]=x`)).status).toBe(200);
+      // A page of 25 (the page size bounds the parents) x 48 article rows x 6 x 6: over 10,000.
+      const res = await get(app, `/api/authors?populate[articles][filters]${chain(2)}[title][$eq]=x`);
+      expectStrapiError(res, 400, 'ValidationError');
+      expect((res.body as { error: { message: string } }).error.message).toMatch(/^Invalid populate parameter: articles\.author\.articles(\.author\.articles)? joins more than 10000 rows/);
+      expect((res.body as { error: { details: object } }).error.details).toMatchObject({ key: 'articles', param: 'populate', limit: 'maxJoinedRows' });
+    });
   });
 });

@@ -74,7 +74,8 @@ export function createCorsMiddleware(option: true | CorsOptions): RequestHandler
           credentials,
           methods: settings.methods as string | string[],
           allowedHeaders: settings.headers as string | string[],
-          ...(option !== true && option.expose !== undefined ? { exposedHeaders: option.expose as string | string[] } : {}),
+          // on the answers a script reads, not on a preflight (as @koa/cors)
+          ...(option !== true && option.expose !== undefined && req.method !== 'OPTIONS' ? { exposedHeaders: option.expose as string | string[] } : {}),
           ...(settings.maxAge ? { maxAge: settings.maxAge } : {}),
           optionsSuccessStatus: 204,
         }),

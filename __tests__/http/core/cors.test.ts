@@ -88,7 +88,7 @@ describe('cors: Strapi\'s config shape', () => {
     [{ maxAge: -1 }, /options\.cors\.maxAge/],
     ['yes', /options\.cors/],
   ])('refuses %j at start-up (CR_INVALID_OPTIONS)', (cors, message) => {
-    const build = (): unknown => createContentRouter({ contentTypes: httpContentTypes, cors: cors as boolean });
+    const build = (): unknown => createContentRouter({ contentTypes: httpContentTypes, cors: cors as unknown as boolean });
     expect(build).toThrow(ConfigurationError);
     expect(build).toThrow(message);
   });

@@ -109,4 +109,3 @@ describe('content-router serve <project-dir>', () => {
     expect(output).toMatch(message);
   });
 });
-});

@@ -4,8 +4,8 @@ import { createJiti } from 'jiti';
 import type { StrapiEnv } from './strapi-env';
 import { mergeConfig } from './merge-config';
 
-/** The config files `loadStrapiProject` reads (Strapi's names): the others (database, admin, ...) are not used. */
-export const CONFIG_NAMES = ['api', 'middlewares', 'plugins', 'server'] as const;
+/** The config files `loadStrapiProject` reads (Strapi's names): the others (database, features, ...) are not used. */
+export const CONFIG_NAMES = ['admin', 'api', 'middlewares', 'plugins', 'server'] as const;
 export type ConfigName = (typeof CONFIG_NAMES)[number];
 
 /** A JavaScript project has `.js` files (CommonJS or ESM), a TypeScript one `.ts`; JSON is read as JSON. */
@@ -36,7 +36,7 @@ async function loadConfigFile(file: string, env: StrapiEnv): Promise<unknown> {
 }
 
 /**
- * The settings of a Strapi project's `config/` folder that the router uses (`api`, `middlewares`, `plugins`,
+ * The settings of a Strapi project's `config/` folder that the router uses (`admin`, `api`, `middlewares`, `plugins`,
  * `server`), with those of `config/env/<NODE_ENV>/` merged over them as Strapi merges them (lodash `merge`).
  *
  * @example

@@ -91,7 +91,8 @@ function configOptions(dir: string, config: Partial<Record<ConfigName, unknown>>
  * (`src/extensions/users-permissions/content-types/user/schema.json`), and the settings Strapi reads from `config/`
  * (JS or TS modules taking `({ env })`, loaded with jiti, `config/env/<NODE_ENV>/` merged over them): the REST limits
  * of `api`, the users-permissions plugin's JWT and rate-limit settings and the upload plugin's size limit of
- * `plugins`, the `strapi::cors` and `strapi::body` settings of `middlewares`, `server.host` and `port`. `env()` reads
+ * `plugins`, the `strapi::cors` and `strapi::body` settings of `middlewares`, `server.host` and `port`, the API
+ * tokens' salt of `admin` (`apiToken.salt`). `env()` reads
  * the project's `.env` under the process's environment. What the project holds as code (custom controllers,
  * policies, middlewares, plugins) is listed in `notTakenOver` with what to do instead. A folder that is no Strapi
  * project, or a config file that throws, is a `ConfigurationError` (`CR_INVALID_PROJECT`). See docs/strapi-projects.md.
@@ -120,13 +121,17 @@ export async function loadStrapiProject(dir: string, options: LoadStrapiProjectO
     const components = path.join(root, 'src', 'components');
     const uploadsDir = path.join(root, 'public', 'uploads');
     const server = isPlainObject(config.server) ? config.server : {};
+    // config/admin's apiToken.salt (Strapi's API_TOKEN_SALT): API tokens given as hashes (--options) check against it
+    const apiToken = isPlainObject(config.admin) && isPlainObject(config.admin.apiToken) ? config.admin.apiToken : {};
+    const salt = typeof apiToken.salt === 'string' && apiToken.salt !== '' ? { salt: apiToken.salt } : {};
+    const users = settings.users ? { users: { ...settings.users, ...(extension ? { userSchema: extension } : {}) } } : {};
     return {
       dir: root,
       options: {
         contentTypes: readContentTypeSchemas(schemaFiles(root)),
         ...(fs.existsSync(components) ? { components: readComponentSchemas(components) } : {}),
         ...(Object.keys(settings.rest).length ? { rest: settings.rest } : {}),
-        ...(settings.users ? { auth: { users: { ...settings.users, ...(extension ? { userSchema: extension } : {}) } } } : {}),
+        ...(settings.users || salt.salt ? { auth: { ...salt, ...users } } : {}),
         upload: { directory: uploadsDir, ...settings.upload },
         cors: settings.cors,
         ...(settings.bodyLimit !== undefined ? { bodyLimit: settings.bodyLimit } : {}),

@@ -21,7 +21,7 @@ describe('loadStrapiProject', () => {
     expect(Object.keys(components ?? {}).sort()).toEqual(['shared.media', 'shared.quote', 'shared.rich-text', 'shared.seo', 'shared.slider', 'shared.social']);
     expect(options).toEqual({
       rest: { defaultLimit: 25, maxLimit: 100 },
-      auth: { users: { jwtSecret: 'blog-project-jwt-secret', jwt: { expiresIn: '7d' }, ratelimit: { interval: 60000, max: 3 }, userSchema: { attributes: { nickname: { type: 'string' } } } } },
+      auth: { salt: 'blog-project-salt', users: { jwtSecret: 'blog-project-jwt-secret', jwt: { expiresIn: '7d' }, ratelimit: { interval: 60000, max: 3 }, userSchema: { attributes: { nickname: { type: 'string' } } } } },
       upload: { directory: path.join(fs.realpathSync(dir) === dir ? dir : path.resolve(dir), 'public', 'uploads'), sizeLimit: 1048576 },
       cors: true,
     });

@@ -7,6 +7,7 @@ import { createContentRouter, type ContentRouter, type ContentRouterOptions } fr
 import type { Engine } from '../engine';
 import { memoryEngine } from '../engine/memory/memory-engine';
 import { mongoEngine } from '../engine/mongo/mongo-engine';
+import { ConfigurationError } from '../errors';
 import { answerClientErrors } from '../http/answer-client-errors';
 import { createProjectApp } from '../http/project-app';
 import { loadStrapiProject, type StrapiProject } from '../project';
@@ -115,6 +116,22 @@ function closeOnSignals(server: Server, router: ContentRouter, io: ServeIo): Pro
 }
 
 /**
+ * Waits for the router's first start-up. A configuration the store refuses (`CR_DATA_FILE_LOCKED`,
+ * `CR_NO_TRANSACTIONS`), or any failure when an import waits, is thrown (the command stops); a store that cannot be
+ * reached yet answers false: the API answers 503 and the router retries, as an app in production does.
+ */
+async function started(router: ContentRouter, canWait: boolean, io: ServeIo): Promise<boolean> {
+  try {
+    await router.ready;
+    return true;
+  } catch (error) {
+    if (!canWait || error instanceof ConfigurationError) throw error;
+    io.stderr('content-router serve: the store cannot be reached yet (the cause is logged above): the API answers 503 until it can, retried on requests\n');
+    return false;
+  }
+}
+
+/**
  * `content-router serve <project-dir>`: a Strapi project folder served as Strapi serves its REST API, until
  * SIGINT or SIGTERM. Resolves the exit code: 0 after a clean shutdown, 1 when it cannot start (a port in use, a
  * project that does not load, a failed import), 2 (usage).
@@ -154,7 +171,7 @@ export async function runServe(args: readonly string[], io: ServeIo = processIo)
     io.stdout(`content-router serve: ${project.dir} on http://localhost:${port}${project.prefix} (store: ${store.describe})\n`);
     io.stderr(describeNotTakenOver(project));
     const closed = closeOnSignals(server, router, io);
-    await router.ready;
+    if (!(await started(router, importFile === undefined, io))) return await closed;
     if (importFile !== undefined) {
       const result = await importStrapiExport(router, importFile, { key, uploads: { directory: project.uploadsDir }, onProgress: (e) => e.done && io.stdout(`${formatProgress(e)}\n`) });
       state.importing = false;

@@ -48,19 +48,34 @@ function rateLimit(given: unknown, note: Note): UsersOptions['ratelimit'] {
   return out;
 }
 
-/** Strapi's defaults of the users-permissions plugin that need nothing here. */
-const USERS_DEFAULT_KEYS = ['jwtSecret', 'jwt', 'ratelimit', 'register', 'layout', 'callback'];
+/** The keys of the users-permissions plugin's config taken, or Strapi's defaults that need nothing here. */
+const USERS_DEFAULT_KEYS = ['jwtSecret', 'jwt', 'ratelimit', 'register', 'jwtManagement', 'sessions', 'layout', 'callback'];
+const SESSION_KEYS = ['accessTokenLifespan', 'maxRefreshTokenLifespan', 'idleRefreshTokenLifespan', 'maxSessionLifespan', 'idleSessionLifespan', 'httpOnly', 'cookie'];
+
+/** `jwtManagement` and `sessions` (Strapi 5's session mode: `'refresh'`), their keys as the plugin reads them. */
+function sessionMode(given: Record<string, unknown>, note: Note): Pick<UsersOptions, 'jwtManagement' | 'sessions'> {
+  const out: Pick<UsersOptions, 'jwtManagement' | 'sessions'> = {};
+  if (given.jwtManagement === 'refresh' || given.jwtManagement === 'legacy-support') out.jwtManagement = given.jwtManagement;
+  else if (given.jwtManagement !== undefined) note(`jwtManagement ${JSON.stringify(given.jwtManagement)}`, "give 'legacy-support' (the default) or 'refresh'");
+  if (isPlainObject(given.sessions)) {
+    const sessions = given.sessions;
+    out.sessions = Object.fromEntries(Object.entries(sessions).filter(([k]) => SESSION_KEYS.includes(k)));
+    const other = Object.keys(sessions).filter((k) => !SESSION_KEYS.includes(k));
+    if (other.length) note(`sessions.${other.join(', sessions.')}`, `not taken; the session keys taken: ${SESSION_KEYS.join(', ')} (docs/users.md)`);
+  }
+  return out;
+}
 
 /**
  * `config/plugins` `users-permissions.config`: the JWT secret (the plugin's default `env('JWT_SECRET')`), `jwt.expiresIn`,
- * the rate limit and `register.allowedFields`. Without a secret Strapi makes one in development (and writes it to
+ * the rate limit, `register.allowedFields`, `jwtManagement` and `sessions`. Without a secret Strapi makes one in development (and writes it to
  * `.env`) and refuses to start in production: here too, except that nothing is written (a note says so).
  */
 export function usersSettings(config: unknown, env: StrapiEnv, nodeEnv: string, note: Note): UsersOptions {
   const given = isPlainObject(config) ? config : {};
   let jwtSecret = typeof given.jwtSecret === 'string' && given.jwtSecret !== '' ? given.jwtSecret : env('JWT_SECRET', '');
   if (jwtSecret === '') {
-    const made = randomBytes(16).toString('base64');
+    const made = randomBytes(32).toString('base64'); // 32 bytes: shorter is refused in production (CR_SHORT_JWT_SECRET)
     if (nodeEnv === 'production') {
       throw new Error(`Missing jwtSecret. Please, in config/plugins, set config.jwtSecret for the users-permissions plugin or set the environment variable JWT_SECRET (ex: ${made}).`);
     }
@@ -76,6 +91,7 @@ export function usersSettings(config: unknown, env: StrapiEnv, nodeEnv: string, 
   if (ratelimit !== undefined) users.ratelimit = ratelimit;
   const allowed = isPlainObject(given.register) ? given.register.allowedFields : undefined;
   if (Array.isArray(allowed) && allowed.every((f) => typeof f === 'string')) users.register = { allowedFields: allowed as string[] };
+  Object.assign(users, sessionMode(given, note));
   const other = Object.keys(given).filter((k) => !USERS_DEFAULT_KEYS.includes(k));
   if (other.length) note(`users-permissions ${other.join(', ')}`, 'not taken: the users-permissions routes answer with Strapi\'s defaults for these (docs/users.md)');
   return users;

@@ -15,13 +15,13 @@ afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }
 describe('loadStrapiProject', () => {
   it('reads the schema files, the user extension and config/ (CommonJS and TypeScript modules, env() over .env)', async () => {
     const dir = project({ 'src/extensions/users-permissions/content-types/user/schema.json': JSON.stringify({ attributes: { nickname: { type: 'string' } } }) });
-    const loaded = await loadStrapiProject(dir, { env: { ...Object.fromEntries(fs.readFileSync(path.join(dir, '.env'), 'utf8').trim().split('\n').map((l) => l.split('='))), AUTH_RATE_MAX: '3' } });
+    const loaded = await loadStrapiProject(dir, { env: { ...Object.fromEntries(fs.readFileSync(path.join(dir, '.env'), 'utf8').trim().split('\n').map((l) => l.split('='))), AUTH_RATE_MAX: '3', JWT_MANAGEMENT: 'refresh', ACCESS_TOKEN_LIFESPAN: '900' } });
     const { contentTypes, components, ...options } = loaded.options;
     expect(contentTypes.map((ct) => ct.info.singularName).sort()).toEqual(['about', 'article', 'author', 'category', 'global']);
     expect(Object.keys(components ?? {}).sort()).toEqual(['shared.media', 'shared.quote', 'shared.rich-text', 'shared.seo', 'shared.slider', 'shared.social']);
     expect(options).toEqual({
       rest: { defaultLimit: 25, maxLimit: 100 },
-      auth: { salt: 'blog-project-salt', users: { jwtSecret: 'blog-project-jwt-secret', jwt: { expiresIn: '7d' }, ratelimit: { interval: 60000, max: 3 }, userSchema: { attributes: { nickname: { type: 'string' } } } } },
+      auth: { salt: 'blog-project-salt', users: { jwtSecret: 'blog-project-jwt-secret-of-32-bytes-or-more', jwt: { expiresIn: '7d' }, ratelimit: { interval: 60000, max: 3 }, jwtManagement: 'refresh', sessions: { accessTokenLifespan: 900, httpOnly: false }, userSchema: { attributes: { nickname: { type: 'string' } } } } },
       upload: { directory: path.join(fs.realpathSync(dir) === dir ? dir : path.resolve(dir), 'public', 'uploads'), sizeLimit: 1048576 },
       cors: true,
     });
@@ -61,7 +61,7 @@ describe('loadStrapiProject', () => {
     const dir = project({ '.env': '' });
     await expect(loadStrapiProject(dir, { env: { NODE_ENV: 'production' } })).rejects.toThrow(/CR_INVALID_PROJECT: .*Missing jwtSecret/);
     const loaded = await loadStrapiProject(dir, { env: {} });
-    expect((loaded.options.auth?.users as { jwtSecret: string }).jwtSecret).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect((loaded.options.auth?.users as { jwtSecret: string }).jwtSecret).toMatch(/^[A-Za-z0-9+/]{43}=$/);
     expect(loaded.notTakenOver.map((n) => n.what)).toContain('no JWT secret (config.jwtSecret, or JWT_SECRET in .env)');
   });
 

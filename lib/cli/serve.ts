@@ -13,7 +13,7 @@ import { createProjectApp } from '../http/project-app';
 import { loadStrapiProject, type StrapiProject } from '../project';
 import { mergeConfig } from '../project/merge-config';
 import { isPlainObject } from '../project/project-note';
-import { formatProgress, importStrapiExport } from '../transfer';
+import { formatProgress, importStrapiExport, type TransferProgressEvent } from '../transfer';
 import { readExportLocales, readKeptLocales } from '../transfer/read-locales';
 
 export const SERVE_USAGE = `usage: content-router serve <project-dir> [--import <export-file> [--key <key>]] [--options <file.json>]
@@ -115,6 +115,37 @@ function closeOnSignals(server: Server, router: ContentRouter, io: ServeIo): Pro
   });
 }
 
+interface ServeArgs {
+  readonly dir: string;
+  readonly importFile?: string;
+  readonly key?: string;
+  readonly options?: string;
+}
+
+/** The command line, or the exit code when it is a usage error (2) or `--help` (0). */
+function parseServeArgs(args: readonly string[], io: ServeIo): ServeArgs | number {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], allowPositionals: true, options: { import: { type: 'string' }, key: { type: 'string' }, options: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    io.stderr(`content-router serve: ${(error as Error).message}\n\n${SERVE_USAGE}\n`);
+    return 2;
+  }
+  if (parsed.values.help) return (io.stdout(`${SERVE_USAGE}\n`), 0);
+  const [dir, ...extra] = parsed.positionals;
+  const problem = dir === undefined || extra.length > 0 ? 'give one <project-dir>' : parsed.values.key !== undefined && parsed.values.import === undefined ? '--key goes with --import' : undefined;
+  if (problem) return (io.stderr(`content-router serve: ${problem}\n\n${SERVE_USAGE}\n`), 2);
+  return { dir: dir!, importFile: parsed.values.import, key: parsed.values.key, options: parsed.values.options };
+}
+
+/** `--import`: the export into the router's empty store, its files into the project's uploads. */
+async function importInto(router: ContentRouter, project: StrapiProject, source: { file: string; key?: string }, io: ServeIo): Promise<void> {
+  const onProgress = (e: TransferProgressEvent): void => void (e.done && io.stdout(`${formatProgress(e)}\n`));
+  const result = await importStrapiExport(router, source.file, { key: source.key, uploads: { directory: project.uploadsDir }, onProgress });
+  const rows = Object.entries(result.rows).map(([uid, n]) => `${uid} ${n}`).join(', ');
+  io.stdout(`content-router serve: imported ${source.file}: ${rows}; ${result.assets} file(s)\n`);
+}
+
 /**
  * Waits for the router's first start-up. A configuration the store refuses (`CR_DATA_FILE_LOCKED`,
  * `CR_NO_TRANSACTIONS`), or any failure when an import waits, is thrown (the command stops); a store that cannot be
@@ -140,24 +171,16 @@ async function started(router: ContentRouter, canWait: boolean, io: ServeIo): Pr
  * process.exitCode = await runServe(['../my-strapi-app', '--import', 'export.tar.gz']);
  */
 export async function runServe(args: readonly string[], io: ServeIo = processIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...args], allowPositionals: true, options: { import: { type: 'string' }, key: { type: 'string' }, options: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    io.stderr(`content-router serve: ${(error as Error).message}\n\n${SERVE_USAGE}\n`);
-    return 2;
-  }
-  if (parsed.values.help) return (io.stdout(`${SERVE_USAGE}\n`), 0);
-  const [dir, ...extra] = parsed.positionals;
-  if (dir === undefined || extra.length > 0) return (io.stderr(`${SERVE_USAGE}\n`), 2);
-  const { import: importFile, key } = parsed.values;
+  const parsed = parseServeArgs(args, io);
+  if (typeof parsed === 'number') return parsed;
+  const { dir, importFile, key } = parsed;
   let server: Server | undefined;
   let router: ContentRouter | undefined;
   try {
     const envFile = path.join(dir, '.env');
     if (fs.existsSync(envFile)) process.loadEnvFile(envFile); // as Strapi: the variables already set win
     const project = await loadStrapiProject(dir);
-    const { cors, ...options } = mergeConfig(project.options, readJsonOptions(parsed.values.options), 'replace') as ContentRouterOptions;
+    const { cors, ...options } = mergeConfig(project.options, readJsonOptions(parsed.options), 'replace') as ContentRouterOptions;
     const store = storeOf(project);
     const { app, mount } = createProjectApp();
     server = await listen(app, portOf(project), project.server.host ?? process.env.HOST);
@@ -172,11 +195,8 @@ export async function runServe(args: readonly string[], io: ServeIo = processIo)
     io.stderr(describeNotTakenOver(project));
     const closed = closeOnSignals(server, router, io);
     if (!(await started(router, importFile === undefined, io))) return await closed;
-    if (importFile !== undefined) {
-      const result = await importStrapiExport(router, importFile, { key, uploads: { directory: project.uploadsDir }, onProgress: (e) => e.done && io.stdout(`${formatProgress(e)}\n`) });
-      state.importing = false;
-      io.stdout(`content-router serve: imported ${importFile}: ${Object.entries(result.rows).map(([uid, n]) => `${uid} ${n}`).join(', ')}; ${result.assets} file(s)\n`);
-    }
+    if (importFile !== undefined) await importInto(router, project, { file: importFile, key }, io);
+    state.importing = false;
     io.stdout(`content-router serve: ready on http://localhost:${port}${project.prefix}\n`);
     return await closed;
   } catch (error) {

@@ -10,7 +10,7 @@ import { CUSTOM_CONTROLLER, writeBlogStrapiProject } from '../../fixtures/blog-s
 import { FIXTURE } from '../../transfer/transfer-helpers';
 
 const ROOT = path.join(__dirname, '../../..');
-jest.setTimeout(120_000);
+jest.setTimeout(300_000); // two ts-node children in turn on a loaded machine
 
 /** `content-router serve ...` in a child process (lib/cli.ts through ts-node), its output kept. */
 class Serve {
@@ -98,10 +98,11 @@ describe('content-router serve <project-dir>', () => {
 
   it.each([
     [[], 2, /usage: content-router serve/],
-    [['a', 'b'], 2, /usage: content-router serve/],
+    [['a', 'b'], 2, /give one <project-dir>/],
     [['--nope'], 2, /Unknown option '--nope'/],
     [[path.join(os.tmpdir(), 'no-such-project')], 1, /CR_INVALID_PROJECT: .* is not a Strapi project/],
     [['--help'], 0, /--import/],
+    [['.', '--key', 'k'], 2, /--key goes with --import/],
   ])('%j: exit %i', async (args, code, message) => {
     let output = '';
     const io = { stdout: (t: string) => void (output += t), stderr: (t: string) => void (output += t) };

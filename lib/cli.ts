@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { runDataFileCommand } from './cli/data-file';
 import { runHashToken } from './cli/hash-token';
+import { runServe } from './cli/serve';
 import { runTransferCommand } from './cli/transfer';
 import { generateTypes } from './typegen/generate-types';
 import { readCustomFields } from './typegen/read-custom-fields';
@@ -17,6 +18,7 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[]) => number | Pr
   backup: (args) => runDataFileCommand('backup', args),
   import: (args) => runTransferCommand('import', args),
   export: (args) => runTransferCommand('export', args),
+  serve: (args) => runServe(args),
 };
 
 const USAGE = `usage: content-router types --schemas <dir|file>... [--components <dir>] --out <file> [--module <name>]
@@ -40,7 +42,8 @@ Other commands (each with --help):
   content-router repair         repair it (a torn journal tail) and compact it
   content-router backup         copy it consistently, also while the app runs
   content-router import         import a Strapi export (strapi export's .tar, .tar.gz, .enc) into an empty store
-  content-router export         export the store in Strapi's format (strapi import reads it; docs/transfer.md)`;
+  content-router export         export the store in Strapi's format (strapi import reads it; docs/transfer.md)
+  content-router serve          serve a Strapi project folder: content types, config/, .env (docs/strapi-projects.md)`;
 
 /** `--flag value...` to a map of the values of each flag. */
 function parseFlags(args: readonly string[]): Map<string, string[]> {

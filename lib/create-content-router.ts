@@ -13,6 +13,7 @@ import type { OnError } from './http/report-error';
 import type { RoutesOptions } from './http/route-defaults';
 import type { UploadOptions } from './http/upload-routes';
 import type { OpenApiOption } from './http/openapi-route';
+import { createCorsMiddleware, type CorsOptions } from './http/cors';
 import { createOpenApiDocument, type OpenApiDocument, type OpenApiDocumentOptions } from './openapi';
 import { checkLifecycles } from './options/check-lifecycles';
 import { validateRouterOptions } from './options/validate-options';
@@ -104,6 +105,15 @@ export interface ContentRouterOptions {
    * webhooks: { endpoints: [{ id: 'frontend', url: 'https://example.com/api/revalidate', events: ['entry.publish', 'entry.unpublish'] }] }
    */
   webhooks?: WebhooksOptions;
+  /**
+   * Answer cross-origin requests as Strapi's `strapi::cors` does (docs/options.md): `true` for Strapi's defaults
+   * (every origin, credentials, a year's preflight cache), or its config shape `{ origin, methods, headers, expose,
+   * maxAge, credentials, keepHeadersOnError }`, each key defaulting as Strapi's. Default off: no CORS headers.
+   *
+   * @example
+   * cors: { origin: ['https://www.example.com'] }
+   */
+  cors?: boolean | CorsOptions;
 }
 
 /** The returned Express router, with the document service and the engine for the host app. */
@@ -217,6 +227,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     onError: options.onError,
     ...(users ? { pluginRoutes: users.routes } : {}),
     openapi: served && { option: served, build: (serverUrl) => openapi({ ...served, serverUrl }) },
+    cors: options.cors ? createCorsMiddleware(options.cors) : undefined,
   }) as ContentRouter;
   Object.defineProperties(router, {
     registry: { value: registry },

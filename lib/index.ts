@@ -6,6 +6,8 @@ import type { ContentDocument, DocumentInput } from './documents';
 
 export { createContentRouter, type ContentRouter, type ContentRouterOptions } from './create-content-router';
 export { generateTypes, type GenerateTypesOptions } from './typegen/generate-types';
+export { loadStrapiProject, type StrapiProject, type LoadStrapiProjectOptions, type ProjectNote } from './project';
+export type { CorsOptions } from './http/cors';
 export type {
   Registry,
   ContentType,

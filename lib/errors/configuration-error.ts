@@ -1,7 +1,8 @@
 /**
  * Thrown at startup by `createContentRouter` when the options or the content-type definitions are wrong (and,
  * through `router.ready`, by an engine whose deployment cannot keep its guarantees: `CR_NO_TRANSACTIONS`; by
- * `mongoEngine()` when mongoose is not installed: `CR_MISSING_DEPENDENCY`).
+ * `mongoEngine()` when mongoose is not installed: `CR_MISSING_DEPENDENCY`; by `loadStrapiProject` when a Strapi
+ * project's files cannot be read: `CR_INVALID_PROJECT`).
  * Every code is listed in `docs/errors.md`.
  */
 export type ConfigurationErrorCode =
@@ -20,7 +21,8 @@ export type ConfigurationErrorCode =
   | 'CR_NO_TRANSACTIONS'
   | 'CR_DATA_FILE_LOCKED'
   | 'CR_MISSING_DEPENDENCY'
-  | 'CR_SHORT_JWT_SECRET';
+  | 'CR_SHORT_JWT_SECRET'
+  | 'CR_INVALID_PROJECT';
 
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { Authenticator } from '../auth';
 import type { Documents } from '../documents';
 import type { Engine } from '../engine';
@@ -40,15 +40,18 @@ export interface HttpRouterDeps {
   pluginRoutes?: (router: Router) => void;
   /** Serve the OpenAPI document (the `openapi` option), built by `build` for a server URL. */
   openapi?: { option: OpenApiOption; build: (serverUrl: string) => OpenApiDocument };
+  /** The CORS middleware (the `cors` option), first of all: a preflight is answered before anything else runs. */
+  cors?: RequestHandler;
 }
 
 /**
- * The Express router: `/_health` -> readiness gate and authentication (one middleware) -> `/upload` routes -> body parsers
+ * The Express router: CORS (option) -> `/_health` -> readiness gate and authentication (one middleware) -> `/upload` routes -> body parsers
  * -> plugin routes (`/auth/*`, `/users*`: users-permissions) -> `/i18n/locales` -> the OpenAPI document (option) -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
  */
 export function createHttpRouter(deps: HttpRouterDeps): Router {
   const routeDefaults = createRouteDefaults(deps.routes, deps.registry, deps.rest);
   const router = Router();
+  if (deps.cors) router.use(deps.cors);
   healthRoute(router, deps.readiness, deps.engine); // no authentication, no waiting: a load balancer's probe
   router.use(authMiddleware(deps.auth, deps.readiness));
   if (deps.upload !== false) {

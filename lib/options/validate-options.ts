@@ -4,6 +4,7 @@ import { checkCustomFieldUids, CUSTOM_FIELD_TYPES } from '../schema/custom-field
 import { ajvErrorMessage, pickAjvError } from '../errors/ajv-message';
 
 const positiveInteger = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+const stringOrList = { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } as const;
 
 /**
  * Every option of createContentRouter. Each object says `additionalProperties: false`, so a misspelled key is
@@ -75,6 +76,24 @@ export const routerOptionsSchema = {
     readyWaitMS: { type: 'integer', minimum: 0, maximum: 2147483647 },
     logger: {},
     webhooks: { type: 'object' },
+    cors: {
+      anyOf: [
+        { type: 'boolean' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            origin: {},
+            methods: stringOrList,
+            headers: stringOrList,
+            expose: stringOrList,
+            maxAge: { type: 'integer', minimum: 0, maximum: 2147483647 },
+            credentials: { type: 'boolean' },
+            keepHeadersOnError: { type: 'boolean' },
+          },
+        },
+      ],
+    },
     openapi: {
       anyOf: [
         { type: 'boolean' },
@@ -108,7 +127,7 @@ export function validateRouterOptions(options: unknown): void {
     invalid(error ? ajvErrorMessage('options', error, 'option') : 'options are invalid');
   }
   checkCustomFieldUids((options as { customFields?: object }).customFields);
-  const o = options as { engine?: { aggregate?: unknown }; rest?: { defaultLimit?: number; maxLimit?: number }; onError?: unknown; documentId?: unknown; logger?: unknown };
+  const o = options as { cors?: unknown; engine?: { aggregate?: unknown }; rest?: { defaultLimit?: number; maxLimit?: number }; onError?: unknown; documentId?: unknown; logger?: unknown };
   if (o.engine !== undefined && typeof o.engine.aggregate !== 'function') {
     invalid('options.engine must be an Engine (memoryEngine() or mongoEngine())');
   }
@@ -120,6 +139,10 @@ export function validateRouterOptions(options: unknown): void {
   }
   if (o.documentId !== undefined && typeof o.documentId !== 'function') {
     invalid('options.documentId must be a function () => string');
+  }
+  const origin = (o.cors as { origin?: unknown } | undefined)?.origin;
+  if (origin !== undefined && typeof origin !== 'function' && !(typeof origin === 'string') && !(Array.isArray(origin) && origin.every((x) => typeof x === 'string'))) {
+    invalid('options.cors.origin must be a string (\'*\', an origin, or origins separated by commas), an array of origins, or a function (req) => either');
   }
   if (o.rest?.defaultLimit && o.rest.maxLimit && o.rest.defaultLimit > o.rest.maxLimit) {
     invalid('options.rest.defaultLimit must not exceed options.rest.maxLimit');

@@ -17,6 +17,7 @@ import { createCorsMiddleware, type CorsOptions } from './http/cors';
 import { createOpenApiDocument, type OpenApiDocument, type OpenApiDocumentOptions } from './openapi';
 import { checkLifecycles } from './options/check-lifecycles';
 import { validateRouterOptions } from './options/validate-options';
+import { sourceMapSettings, type PreviewOptions } from './options/preview-option';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_JOINED_ROWS } from './query/depth-limit';
 import { checkActions } from './auth/check-actions';
 import { createUsersPermissions } from './users-permissions';
@@ -114,6 +115,15 @@ export interface ContentRouterOptions {
    * cors: { origin: ['https://www.example.com'] }
    */
   cors?: boolean | CorsOptions;
+  /**
+   * Strapi 5's content source maps (docs/preview.md): a request with `strapi-encode-source-maps: true` gets its
+   * string fields stega-encoded, pointing back to each field (Strapi's `strapiSource`) and to its edit page
+   * (`editUrl`, default the example admin's). `false` ignores the header.
+   *
+   * @example
+   * preview: { editUrl: 'https://admin.example.com/#/{pluralName}/{documentId}' }
+   */
+  preview?: PreviewOptions | false;
 }
 
 /** The returned Express router, with the document service and the engine for the host app. */
@@ -225,6 +235,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     documentId: options.documentId,
     fileEvents: webhooks.files,
     onError: options.onError,
+    sourceMaps: sourceMapSettings(options.preview),
     ...(users ? { pluginRoutes: users.routes } : {}),
     openapi: served && { option: served, build: (serverUrl) => openapi({ ...served, serverUrl }) },
     cors: options.cors ? createCorsMiddleware(options.cors) : undefined,

@@ -11,6 +11,7 @@ import { methodNotAllowed } from './error-handler';
 import { getAbility, rawQueryString } from './request-context';
 import { mergeRouteParams, parseActionOf, type RouteAction, type RouteParams } from './route-defaults';
 import { sendData, sendList } from './send';
+import type { SourceMapSettings } from '../format/encode-source-maps';
 
 export interface ContentRoutesDeps {
   registry: Registry;
@@ -18,6 +19,8 @@ export interface ContentRoutesDeps {
   rest: RestLimits;
   /** The `routes` option's parameters of a route (route-defaults.ts). */
   routeDefaults?: (uid: string, action: RouteAction) => RouteParams | undefined;
+  /** Content source maps, sent when a request asks (the `preview` option; none without it). */
+  sourceMaps?: SourceMapSettings;
 }
 
 
@@ -91,27 +94,27 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
   return {
     find: handle(async (req, res) => {
       const docs = guard(req, 'find');
-      sendList(req, res, registry, ct, await docs.findMany(query(req, 'find')));
+      sendList(req, res, registry, ct, await docs.findMany(query(req, 'find')), deps.sourceMaps);
     }),
     findOne: handle(async (req, res) => {
       const docs = guard(req, 'findOne');
       const q = query(req, 'findOne');
       const doc = q.locale === '*' ? null : await docs.findOne(String(req.params.documentId), q);
       if (!doc) throw new NotFoundError();
-      sendData(req, res, registry, ct, 200, doc, {});
+      sendData(req, res, registry, ct, 200, doc, {}, deps.sourceMaps);
     }),
     create: handle(async (req, res) => {
       const docs = guard(req, 'create');
       const data = readDataPayload(req.body);
       const doc = await docs.create(data, writeOptions(req, 'create'));
-      sendData(req, res, registry, ct, 201, doc, {});
+      sendData(req, res, registry, ct, 201, doc, {}, deps.sourceMaps);
     }),
     update: handle(async (req, res) => {
       const docs = guard(req, 'update');
       const data = readDataPayload(req.body);
       const doc = await docs.update(String(req.params.documentId), data, writeOptions(req, 'update'));
       if (!doc) throw new NotFoundError();
-      sendData(req, res, registry, ct, 200, doc, {});
+      sendData(req, res, registry, ct, 200, doc, {}, deps.sourceMaps);
     }),
     delete: handle(async (req, res) => {
       const docs = guard(req, 'delete');
@@ -123,14 +126,14 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
       const q = query(req, 'find');
       const doc = q.locale === '*' ? null : await docs.findFirst(q);
       if (!doc) throw new NotFoundError();
-      sendData(req, res, registry, ct, 200, doc, {});
+      sendData(req, res, registry, ct, 200, doc, {}, deps.sourceMaps);
     }),
     updateSingle: handle(async (req, res) => {
       const docs = guard(req, 'update');
       const data = readDataPayload(req.body);
       // Find-or-create in the document service: the database keeps it to one document per single type.
       const doc = await docs.upsertSingle(data, writeOptions(req, 'update'));
-      sendData(req, res, registry, ct, 200, doc, {});
+      sendData(req, res, registry, ct, 200, doc, {}, deps.sourceMaps);
     }),
     deleteSingle: handle(async (req, res) => {
       const docs = guard(req, 'delete');

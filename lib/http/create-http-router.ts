@@ -18,6 +18,7 @@ import { localesRoute } from './locales-route';
 import { openapiRoute, type OpenApiOption } from './openapi-route';
 import type { OpenApiDocument } from '../openapi';
 import { createRouteDefaults, type RoutesOptions } from './route-defaults';
+import type { SourceMapSettings } from '../format/encode-source-maps';
 
 export interface HttpRouterDeps {
   registry: Registry;
@@ -38,6 +39,8 @@ export interface HttpRouterDeps {
   onError?: OnError;
   /** Routes of plugins (users-permissions), added after the body parsers and before the content routes. */
   pluginRoutes?: (router: Router) => void;
+  /** Content source maps for the requests that ask (the `preview` option); none: the header is ignored. */
+  sourceMaps?: SourceMapSettings;
   /** Serve the OpenAPI document (the `openapi` option), built by `build` for a server URL. */
   openapi?: { option: OpenApiOption; build: (serverUrl: string) => OpenApiDocument };
   /** The CORS middleware (the `cors` option), first of all: a preflight is answered before anything else runs. */
@@ -61,7 +64,7 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   deps.pluginRoutes?.(router);
   localesRoute(deps.registry, router);
   if (deps.openapi) openapiRoute(router, deps.openapi.option, deps.openapi.build);
-  contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults }, router);
+  contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults, sourceMaps: deps.sourceMaps }, router);
   router.use(notFound);
   router.use(createErrorHandler(createErrorReporter(deps.onError)));
   return router;

@@ -2,12 +2,22 @@ import type { Request, Response } from 'express';
 import { storedPageOf, type FindManyResult } from '../documents/read-documents';
 import { JsonBytes, type RowWrite } from '../format';
 import { toV4 } from '../format/format-v4';
+import { encodeSourceMaps, type SourceMapSettings } from '../format/encode-source-maps';
 import type { ContentType, Registry } from '../schema';
 
 const isV4 = (req: Request): boolean => {
   const format = req.headers['strapi-response-format'];
   return format !== undefined && String(format).toLowerCase() === 'v4';
 };
+
+/** The answers of a router that encodes vary on it: a shared cache must not serve an encoded one to a page. */
+const SOURCE_MAPS_HEADER = 'strapi-encode-source-maps';
+
+/**
+ * Strapi's content source maps are asked for with `strapi-encode-source-maps: true` (exactly `true`, as Strapi's
+ * core controllers compare it), on any read or write of the Content API, draft or published (docs/preview.md).
+ */
+const wantsSourceMaps = (req: Request): boolean => req.headers[SOURCE_MAPS_HEADER] === 'true';
 
 /** The size of the last list each writer wrote (plus room), to size the next one's buffer in one go. */
 const capacities = new WeakMap<RowWrite, number>();
@@ -17,10 +27,15 @@ const JSON_UTF8 = 'application/json; charset=utf-8';
 
 /**
  * Sends `{ data, meta }`. With the request header `Strapi-Response-Format: v4`, documents are rendered in the
- * v4 shape (`{ id, documentId, attributes }`, relations wrapped in `{ data }`).
+ * v4 shape (`{ id, documentId, attributes }`, relations wrapped in `{ data }`). With `strapi-encode-source-maps:
+ * true` and `sourceMaps` (the router's), their string fields carry Strapi's content source maps; not in the v4
+ * shape, where Strapi's encoder finds no attribute at the top level (`attributes` is none) and encodes nothing.
  */
-export function sendData(req: Request, res: Response, registry: Registry, ct: ContentType, status: number, data: unknown, meta: Record<string, unknown>): void {
-  const body = isV4(req) ? { data: toV4(registry, ct.uid, data), meta } : { data, meta };
+export function sendData(req: Request, res: Response, registry: Registry, ct: ContentType, status: number, data: unknown, meta: Record<string, unknown>, sourceMaps?: SourceMapSettings): void {
+  if (sourceMaps) res.vary(SOURCE_MAPS_HEADER);
+  const body = isV4(req)
+    ? { data: toV4(registry, ct.uid, data), meta }
+    : { data: sourceMaps && wantsSourceMaps(req) ? encodeSourceMaps(registry, ct.uid, data, sourceMaps) : data, meta };
   res.status(status).json(body);
 }
 
@@ -30,12 +45,14 @@ export function sendData(req: Request, res: Response, registry: Registry, ct: Co
  * format/compileDocumentBytes) with the bytes and headers `res.json` would give, unless the host app changes how
  * Express writes JSON (`json replacer`, `json spaces`, `json escape`).
  */
-export function sendList(req: Request, res: Response, registry: Registry, ct: ContentType, result: FindManyResult): void {
+export function sendList(req: Request, res: Response, registry: Registry, ct: ContentType, result: FindManyResult, sourceMaps?: SourceMapSettings): void {
   const meta = { pagination: result.pagination };
   const page = storedPageOf(result);
   const app = res.app;
-  if (!page || isV4(req) || app.get('json replacer') || app.get('json spaces') || app.get('json escape')) {
-    sendData(req, res, registry, ct, 200, result.data, meta);
+  const encoded = sourceMaps !== undefined && wantsSourceMaps(req);
+  if (sourceMaps) res.vary(SOURCE_MAPS_HEADER);
+  if (!page || encoded || isV4(req) || app.get('json replacer') || app.get('json spaces') || app.get('json escape')) {
+    sendData(req, res, registry, ct, 200, result.data, meta, sourceMaps);
     return;
   }
   const write = page.read.writer();

@@ -2,6 +2,7 @@ import Ajv from 'ajv';
 import { ConfigurationError } from '../errors';
 import { checkCustomFieldUids, CUSTOM_FIELD_TYPES } from '../schema/custom-fields';
 import { ajvErrorMessage, pickAjvError } from '../errors/ajv-message';
+import { checkPreviewOption, previewOptionSchema, type PreviewOptions } from './preview-option';
 
 const positiveInteger = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 const stringOrList = { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } as const;
@@ -94,6 +95,7 @@ export const routerOptionsSchema = {
         },
       ],
     },
+    preview: previewOptionSchema,
     openapi: {
       anyOf: [
         { type: 'boolean' },
@@ -128,6 +130,9 @@ export function validateRouterOptions(options: unknown): void {
   }
   checkCustomFieldUids((options as { customFields?: object }).customFields);
   const o = options as { cors?: unknown; engine?: { aggregate?: unknown }; rest?: { defaultLimit?: number; maxLimit?: number }; onError?: unknown; documentId?: unknown; logger?: unknown };
+  const preview = checkPreviewOption((options as { preview?: PreviewOptions | false }).preview);
+  if (preview) invalid(preview);
+  const o = options as { engine?: { aggregate?: unknown }; rest?: { defaultLimit?: number; maxLimit?: number }; onError?: unknown; documentId?: unknown; logger?: unknown };
   if (o.engine !== undefined && typeof o.engine.aggregate !== 'function') {
     invalid('options.engine must be an Engine (memoryEngine() or mongoEngine())');
   }

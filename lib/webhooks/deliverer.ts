@@ -19,6 +19,12 @@ export interface DelivererDeps {
 /** A claim's lease outlasts the call's timeout by this much (the time to record the outcome). */
 const LEASE_MARGIN_MS = 5000;
 
+/** The lease of a call in flight: until when it runs, and how long it is renewed for. */
+interface Lease {
+  until: number;
+  readonly ms: number;
+}
+
 /** How long one webhook's failures are summed up in a single log line. */
 const LOG_EVERY_MS = 60_000;
 
@@ -41,6 +47,12 @@ export function retryDelay(attempts: number, s: Pick<WebhookSettings, 'backoffMS
  * records the outcome; a failure is due again after {@link retryDelay}. At most `concurrency` calls are in flight
  * (at most half of them, rounded up, to one webhook, so a hanging receiver cannot starve the others) and each is
  * bounded by its timeout: what a receiver does costs bounded memory, the backlog stays in storage.
+ *
+ * A lease does not run out under a call in flight: the instance renews it (at half its length, on its poll) until
+ * the call ends, and checks it before sending (an instance held up between its claim and the call, longer than
+ * the lease, sends nothing when another took the delivery over meanwhile). A delivery is sent again only after
+ * its call ended (retries) or when its instance stopped renewing: a crash, or an instance held up (stopped, CPU
+ * starved) for longer than the lease, whose late answer is then not recorded.
  */
 export class Deliverer {
   private timer: NodeJS.Timeout | null = null;
@@ -48,6 +60,7 @@ export class Deliverer {
   private stopped = true;
   private again = false;
   private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly leases = new Map<string, Lease>();
   private readonly perHook = new Map<string, number>();
   private readonly failures = new Map<string, { at: number; count: number }>();
   private finishedSincePrune = 0;
@@ -90,8 +103,34 @@ export class Deliverer {
     await this.idle();
   }
 
+  /**
+   * Renews the leases of the calls in flight that are past half their length (poll does it first; tests drive a
+   * clock with it). A lease another instance took over meanwhile is reported: that instance may send it again.
+   */
+  async heartbeat(): Promise<void> {
+    const now = this.deps.now();
+    const due = new Map<number, string[]>();
+    for (const [id, lease] of this.leases) if (lease.until - now < lease.ms / 2) due.set(lease.ms, [...(due.get(lease.ms) ?? []), id]);
+    for (const [ms, ids] of due) {
+      const renewed = new Set(await this.deps.outbox.renew(ids, this.deps.owner, now, ms));
+      for (const id of ids) {
+        const lease = this.leases.get(id);
+        if (lease && renewed.has(id)) lease.until = now + ms;
+        else if (lease) this.lost(id, lease, now);
+      }
+    }
+  }
+
+  private lost(id: string, lease: Lease, now: number): void {
+    this.leases.delete(id);
+    const late = now >= lease.until ? `its lease ran out ${now - lease.until} ms before this instance could renew it (held up: stopped or starved) and ` : '';
+    this.deps.logger.warn(`content-router: webhook delivery ${id}: ${late}it is no longer this instance's (taken over by another, retried or dropped): this instance does not send or record it`);
+  }
+
   private schedule(ms: number): void {
     if (this.timer) clearTimeout(this.timer);
+    // While calls are in flight, the poll comes in time to renew their leases.
+    for (const lease of this.leases.values()) ms = Math.min(ms, Math.max(1, Math.floor(lease.ms / 3)));
     this.timer = setTimeout(() => void this.poll(), ms);
     this.timer.unref();
   }
@@ -107,6 +146,7 @@ export class Deliverer {
     this.running = true;
     this.again = false;
     try {
+      await this.heartbeat();
       if (this.deps.now() - this.refreshedAt >= this.deps.settings.pollMS) {
         await this.deps.store.refresh();
         this.refreshedAt = this.deps.now();
@@ -146,25 +186,34 @@ export class Deliverer {
     for (const [hookId, ids] of wanted) {
       const hook = hooks.get(hookId)!;
       const timeoutMS = hook.timeoutMS ?? this.deps.settings.timeoutMS;
-      const claimed = await this.deps.outbox.claim(ids, this.deps.owner, now, this.deps.settings.leaseMS ?? timeoutMS + LEASE_MARGIN_MS);
-      for (const row of claimed) this.track(row, hook, timeoutMS);
+      const leaseMS = this.deps.settings.leaseMS ?? timeoutMS + LEASE_MARGIN_MS;
+      const claimed = await this.deps.outbox.claim(ids, this.deps.owner, now, leaseMS);
+      for (const row of claimed) this.track(row, hook, timeoutMS, { until: row.leaseUntil, ms: leaseMS });
     }
   }
 
-  private track(row: DeliveryRow, hook: StoredWebhook, timeoutMS: number): void {
+  private track(row: DeliveryRow, hook: StoredWebhook, timeoutMS: number, lease: Lease): void {
     this.perHook.set(hook.id, (this.perHook.get(hook.id) ?? 0) + 1);
-    const run = this.deliver(row, hook, timeoutMS)
+    this.leases.set(row.id, lease);
+    const run = this.deliver(row, hook, timeoutMS, lease)
       .catch((error: unknown) => this.deps.logger.warn(`content-router: webhook ${hook.id}: delivery ${row.id} not recorded: ${(error as Error).message}`))
       .finally(() => {
         this.inFlight.delete(row.id);
+        this.leases.delete(row.id);
         this.perHook.set(hook.id, (this.perHook.get(hook.id) ?? 1) - 1);
         this.kick();
       });
     this.inFlight.set(row.id, run);
   }
 
-  private async deliver(row: DeliveryRow, hook: StoredWebhook, timeoutMS: number): Promise<void> {
+  private async deliver(row: DeliveryRow, hook: StoredWebhook, timeoutMS: number, lease: Lease): Promise<void> {
     const { settings, outbox } = this.deps;
+    // Held up between the claim and the call for longer than the lease: send only if the delivery is still ours.
+    const before = this.deps.now();
+    if (before >= lease.until) {
+      if ((await outbox.renew([row.id], this.deps.owner, before, lease.ms)).length === 0) return this.lost(row.id, lease, before);
+      lease.until = before + lease.ms;
+    }
     const send = this.deps.send ?? ((call: WebhookCall) => sendWebhook(call));
     const headers = { ...settings.defaultHeaders, ...hook.headers };
     const call: WebhookCall = { url: hook.url, id: row.id, event: row.event, body: row.body, headers, secret: hook.secret, timeoutMS, now: this.deps.now() };

@@ -116,6 +116,19 @@ export class Outbox {
   }
 
   /**
+   * Extends the leases `owner` still holds on the pending deliveries of `ids` to `now + leaseMS` (a lease that ran
+   * out is extended too while nobody else took the delivery), and answers the ids it extended: a delivery whose call
+   * is in flight stays its instance's however long the call takes.
+   */
+  async renew(ids: readonly string[], owner: string, now: number, leaseMS: number): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const until = now + leaseMS;
+    await this.engine.updateMany(DELIVERIES_COLLECTION, { id: { $in: ids }, state: 'pending', leaseOwner: owner }, { $set: { leaseUntil: until } });
+    const held = await this.engine.find(DELIVERIES_COLLECTION, { id: { $in: ids }, state: 'pending', leaseOwner: owner, leaseUntil: until }, { projection: { id: 1 } });
+    return held.map((row) => String(row.id));
+  }
+
+  /**
    * Records an attempt of a delivery `owner` still holds: delivered, failed for good (`retryAt` null) or due again
    * at `retryAt`. False when the lease was lost meanwhile (another instance took the delivery over).
    */

@@ -143,3 +143,84 @@ describe('Deliverer', () => {
     await d.stop();
   });
 });
+
+/** A call that stays in flight until the test answers it. */
+function heldCall() {
+  const calls: WebhookCall[] = [];
+  let answer!: (outcome: AttemptOutcome) => void;
+  let sent!: () => void;
+  const first = new Promise<void>((resolve) => (sent = resolve));
+  const send = (call: WebhookCall) => {
+    calls.push(call);
+    sent();
+    return new Promise<AttemptOutcome>((resolve) => (answer = resolve));
+  };
+  return { calls, send, first, answer: (outcome: AttemptOutcome) => answer(outcome) };
+}
+
+describe('Deliverer: a call in flight keeps its lease (issue 30: extra calls on a loaded machine)', () => {
+  it('one instance never sends a delivery again while its call is in flight, however far the clock jumps', async () => {
+    const s = await setup();
+    const held = heldCall();
+    const a = deliverer(s, 'a', held.send, { leaseMS: 3000 });
+    a.start();
+    await held.first;
+    // The instance was held up (stopped, starved) far past its lease and the call's timeout, then polls again.
+    for (const jump of [2000, 5000, 60_000]) {
+      s.clock.advance(jump);
+      a.kick();
+      await a.heartbeat();
+    }
+    expect(held.calls).toHaveLength(1);
+    expect(await row(s)).toMatchObject({ state: 'pending', attempts: 1, leaseOwner: 'a', leaseUntil: s.clock.now() + 3000 });
+    held.answer({ ok: true, status: 200, error: null });
+    await a.idle();
+    expect(await row(s)).toMatchObject({ state: 'delivered', attempts: 1 });
+    await a.stop();
+  });
+
+  it('another instance does not take over a delivery whose call outlasts the lease while its instance renews it', async () => {
+    const s = await setup();
+    const held = heldCall();
+    const a = deliverer(s, 'a', held.send, { leaseMS: 3000 });
+    const sentByB: string[] = [];
+    const b = deliverer(s, 'b', async (call) => (sentByB.push(call.id), { ok: true, status: 200, error: null }), { leaseMS: 3000 });
+    a.start();
+    b.start();
+    await held.first;
+    for (let i = 0; i < 5; i++) {
+      s.clock.advance(2000); // 10 s in all: more than three leases
+      await a.heartbeat();
+      await b.tick();
+    }
+    expect(sentByB).toEqual([]);
+    held.answer({ ok: true, status: 200, error: null });
+    await a.idle();
+    expect(await row(s)).toMatchObject({ state: 'delivered', attempts: 1 });
+    await Promise.all([a.stop(), b.stop()]);
+  });
+
+  it('an instance held up between its claim and its call for longer than the lease does not send what another took over', async () => {
+    const s = await setup();
+    const sent: string[] = [];
+    const send = (who: string) => async (call: WebhookCall) => (sent.push(`${who} ${call.id}`), { ok: true, status: 200, error: null });
+    const b = deliverer(s, 'b', send('b'), { leaseMS: 3000 });
+    // a's claim returns after a stall: meanwhile its lease ran out and b took the delivery over and sent it.
+    const stalled = Object.create(s.outbox) as Outbox;
+    stalled.claim = async (...args: Parameters<Outbox['claim']>) => {
+      const rows = await s.outbox.claim(...args);
+      s.clock.advance(3001);
+      b.start();
+      await b.tick();
+      return rows;
+    };
+    const a = new Deliverer({ outbox: stalled, store: s.store, settings: webhookSettings({ pollMS: 3_600_000, leaseMS: 3000 }), logger, owner: 'a', now: s.clock.now, send: send('a') });
+    a.start();
+    await a.tick();
+    await a.idle();
+    expect(sent).toEqual(['b d1']);
+    expect(await row(s)).toMatchObject({ state: 'delivered', attempts: 2 });
+    expect(logs).toEqual([expect.stringMatching(/^warn .*delivery d1: its lease ran out 1 ms before .* does not send or record it/)]);
+    await Promise.all([a.stop(), b.stop()]);
+  });
+});

@@ -53,15 +53,33 @@ export function callHeaders(call: WebhookCall): Record<string, string> {
 }
 
 /**
- * POSTs one delivery with Node's fetch, bounded by an `AbortSignal.timeout` (headers and the part of the body it
- * reads). A 2xx answer is delivered; anything else, a network error or the timeout is a failed attempt. Of an
- * answer's body at most 512 bytes are read (for `lastError`): a receiver cannot make an attempt hold more memory.
+ * A signal that aborts `ms` from now, once the input that came in meanwhile has been read: the timer hands over to
+ * `setImmediate`, which runs after the event loop's poll phase (https://nodejs.org/en/learn/asynchronous-work/event-loop-timers-and-nexttick).
+ * A process held up past the timeout (CPU starved, stopped) with the answer already in its socket then reads the
+ * answer, where `AbortSignal.timeout` fires first (timers run before the poll phase) and the call, answered, would
+ * count as unanswered and be sent again.
+ */
+function timeoutAfterInput(ms: number): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  let immediate: NodeJS.Immediate | undefined;
+  const timer = setTimeout(() => {
+    immediate = setImmediate(() => controller.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError')));
+  }, ms);
+  timer.unref();
+  return { signal: controller.signal, clear: () => (clearTimeout(timer), immediate && clearImmediate(immediate)) };
+}
+
+/**
+ * POSTs one delivery with Node's fetch, bounded by a timeout (headers and the part of the body it reads; an answer
+ * that came in before the process could look is read first). A 2xx answer is delivered; anything else, a network
+ * error or the timeout is a failed attempt. Of an answer's body at most 512 bytes are read (for `lastError`): a
+ * receiver cannot make an attempt hold more memory.
  *
  * @example
  * const outcome = await sendWebhook({ url, id, event: 'entry.create', body, headers: {}, secret: null, timeoutMS: 10_000, now: Date.now() });
  */
 export async function sendWebhook(call: WebhookCall, fetchImpl: typeof fetch = fetch): Promise<AttemptOutcome> {
-  const signal = AbortSignal.timeout(call.timeoutMS);
+  const { signal, clear } = timeoutAfterInput(call.timeoutMS);
   try {
     const response = await fetchImpl(call.url, { method: 'POST', body: call.body, headers: callHeaders(call), signal });
     if (response.ok) {
@@ -75,5 +93,7 @@ export async function sendWebhook(call: WebhookCall, fetchImpl: typeof fetch = f
     const cause = (error as { cause?: { message?: string } }).cause?.message;
     const message = timedOut ? `no answer within ${call.timeoutMS} ms` : `${(error as Error).message}${cause ? ` (${cause})` : ''}`;
     return { ok: false, status: null, error: message };
+  } finally {
+    clear();
   }
 }

@@ -66,3 +66,52 @@ describe('sendWebhook', () => {
     expect(outcome.error).toMatch(/fetch failed.*ECONNREFUSED/);
   });
 });
+
+/**
+ * A receiver on its own thread (its own event loop: it answers while this thread is held up), which answers a call
+ * only once this thread says so. flags[0]: 1 when a call came in, 2 when its answer is written; flags[1]: 1 to answer.
+ */
+const HELD_RECEIVER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const flags = new Int32Array(workerData.shared);
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    Atomics.store(flags, 0, 1);
+    Atomics.wait(flags, 1, 0, 10000);
+    res.writeHead(204);
+    res.end(() => Atomics.store(flags, 0, 2));
+  });
+});
+server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
+`;
+
+describe('sendWebhook in a process held up past the timeout (issue 30)', () => {
+  it('reads an answer that came in meanwhile instead of failing the attempt (which would send the call again)', async () => {
+    const { Worker } = await import('node:worker_threads');
+    const shared = new SharedArrayBuffer(8);
+    const flags = new Int32Array(shared);
+    const worker = new Worker(HELD_RECEIVER, { eval: true, workerData: { shared } });
+    try {
+      const port = await new Promise<number>((resolve) => worker.once('message', resolve));
+      const timeoutMS = 200;
+      const started = Date.now();
+      const outcome = sendWebhook({ url: `http://127.0.0.1:${port}/hook`, id: 'd1', event: 'media.create', body: '{}', headers: {}, secret: null, timeoutMS, now: started });
+      while (Atomics.load(flags, 0) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      // The call is at the receiver. This thread is now held up (as a starved process is), in a callback of the
+      // event loop's check phase: the receiver answers meanwhile, the timeout passes, and the loop's next turn runs
+      // its timers before it reads the socket.
+      await new Promise<void>((resolve) => setImmediate(() => {
+        Atomics.store(flags, 1, 1);
+        Atomics.notify(flags, 1);
+        while (Atomics.load(flags, 0) !== 2) Atomics.wait(flags, 0, 1, 10);
+        while (Date.now() - started < timeoutMS * 2); // busy, past the timeout
+        resolve();
+      }));
+      expect(await outcome).toEqual({ ok: true, status: 204, error: null });
+    } finally {
+      await worker.terminate();
+    }
+  });
+});

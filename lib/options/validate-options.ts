@@ -132,7 +132,6 @@ export function validateRouterOptions(options: unknown): void {
   const o = options as { cors?: unknown; engine?: { aggregate?: unknown }; rest?: { defaultLimit?: number; maxLimit?: number }; onError?: unknown; documentId?: unknown; logger?: unknown };
   const preview = checkPreviewOption((options as { preview?: PreviewOptions | false }).preview);
   if (preview) invalid(preview);
-  const o = options as { engine?: { aggregate?: unknown }; rest?: { defaultLimit?: number; maxLimit?: number }; onError?: unknown; documentId?: unknown; logger?: unknown };
   if (o.engine !== undefined && typeof o.engine.aggregate !== 'function') {
     invalid('options.engine must be an Engine (memoryEngine() or mongoEngine())');
   }

@@ -9,6 +9,7 @@ import { authMiddleware } from './auth-middleware';
 import { bodyParsers } from './body-parsers';
 import type { EngineReadiness } from './engine-readiness';
 import { contentRoutes } from './content-routes';
+import { conditionalGet } from './conditional-get';
 import { createErrorHandler, notFound } from './error-handler';
 import { createErrorReporter, type OnError } from './report-error';
 import { healthRoute } from './health-route';
@@ -48,7 +49,7 @@ export interface HttpRouterDeps {
 }
 
 /**
- * The Express router: CORS (option) -> `/_health` -> readiness gate and authentication (one middleware) -> `/upload` routes -> body parsers
+ * The Express router: CORS (option) -> `/_health` -> readiness gate and authentication (one middleware) -> ETags and 304s -> `/upload` routes -> body parsers
  * -> plugin routes (`/auth/*`, `/users*`: users-permissions) -> `/i18n/locales` -> the OpenAPI document (option) -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
  */
 export function createHttpRouter(deps: HttpRouterDeps): Router {
@@ -57,6 +58,7 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   if (deps.cors) router.use(deps.cors);
   healthRoute(router, deps.readiness, deps.engine); // no authentication, no waiting: a load balancer's probe
   router.use(authMiddleware(deps.auth, deps.readiness));
+  router.use(conditionalGet); // ETag and 304 on every GET/HEAD answered below (conditional-get.ts)
   if (deps.upload !== false) {
     router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, rest: deps.rest, documentId: deps.documentId, ...deps.upload, events: deps.fileEvents }));
   }

@@ -11,6 +11,7 @@ import { createLogger, type Logger } from './errors/logger';
 import { describeStartUp } from './start-up-summary';
 import type { OnError } from './http/report-error';
 import type { RoutesOptions } from './http/route-defaults';
+import type { CacheControlOptions } from './http/cache-control';
 import type { UploadOptions } from './http/upload-routes';
 import type { OpenApiOption } from './http/openapi-route';
 import { createCorsMiddleware, type CorsOptions } from './http/cors';
@@ -72,6 +73,15 @@ export interface ContentRouterOptions {
    * routes: { 'api::page.page': { find: { query: { populate: { seo: { populate: { metaImage: true } } } } } } }
    */
   routes?: RoutesOptions;
+  /**
+   * Cache-Control of read answers (docs/caching.md): `public` (with `maxAge`, `sMaxAge`, `staleWhileRevalidate`,
+   * `staleIfError` seconds) for what anonymous callers read, per content type and route; `private` for callers
+   * (always); `no-store` for drafts (`drafts`). Default: no header on anonymous answers. Checked at start-up.
+   *
+   * @example
+   * cacheControl: { public: { maxAge: 60, sMaxAge: 300 }, contentTypes: { 'api::article.article': { findOne: { maxAge: 600 } } } }
+   */
+  cacheControl?: CacheControlOptions;
   /**
    * Where unexpected errors (answered 500) go, with the request's context; default: `console.error` of the
    * request line and the stack, as Express logs them (nothing when the app's `env` is `test`). The client's
@@ -229,6 +239,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     documents: service,
     rest,
     routes: options.routes,
+    cacheControl: options.cacheControl,
     readiness,
     upload: options.upload ?? {},
     bodyLimit: options.bodyLimit ?? '1mb',

@@ -124,6 +124,7 @@ export {
   type DeliveryState,
 } from './webhooks';
 export type { RoutesOptions, RouteQueryConfig, RouteAction } from './http/route-defaults';
+export type { CacheControlOptions, CachePolicy, SharedCachePolicy, ReadRoute } from './http/cache-control';
 export type { ErrorContext, OnError } from './http/report-error';
 export { createOpenApiDocument, type OpenApiDocument, type OpenApiDocumentOptions } from './openapi';
 export type { OpenApiOption } from './http/openapi-route';

@@ -12,6 +12,7 @@ import { getAbility, rawQueryString } from './request-context';
 import { mergeRouteParams, parseActionOf, type RouteAction, type RouteParams } from './route-defaults';
 import { sendData, sendList } from './send';
 import type { SourceMapSettings } from '../format/encode-source-maps';
+import type { ReadCacheControl } from './cache-control';
 
 export interface ContentRoutesDeps {
   registry: Registry;
@@ -21,6 +22,8 @@ export interface ContentRoutesDeps {
   routeDefaults?: (uid: string, action: RouteAction) => RouteParams | undefined;
   /** Content source maps, sent when a request asks (the `preview` option; none without it). */
   sourceMaps?: SourceMapSettings;
+  /** Sets the Cache-Control of a read's answer (the `cacheControl` option, cache-control.ts). */
+  cacheControl?: ReadCacheControl;
 }
 
 
@@ -94,13 +97,17 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
   return {
     find: handle(async (req, res) => {
       const docs = guard(req, 'find');
-      sendList(req, res, registry, ct, await docs.findMany(query(req, 'find')), deps.sourceMaps);
+      const q = query(req, 'find');
+      const result = await docs.findMany(q);
+      deps.cacheControl?.(req, res, ct.uid, 'find', q.status === 'draft');
+      sendList(req, res, registry, ct, result, deps.sourceMaps);
     }),
     findOne: handle(async (req, res) => {
       const docs = guard(req, 'findOne');
       const q = query(req, 'findOne');
       const doc = q.locale === '*' ? null : await docs.findOne(String(req.params.documentId), q);
       if (!doc) throw new NotFoundError();
+      deps.cacheControl?.(req, res, ct.uid, 'findOne', q.status === 'draft');
       sendData(req, res, registry, ct, 200, doc, {}, deps.sourceMaps);
     }),
     create: handle(async (req, res) => {
@@ -126,6 +133,7 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
       const q = query(req, 'find');
       const doc = q.locale === '*' ? null : await docs.findFirst(q);
       if (!doc) throw new NotFoundError();
+      deps.cacheControl?.(req, res, ct.uid, 'find', q.status === 'draft');
       sendData(req, res, registry, ct, 200, doc, {}, deps.sourceMaps);
     }),
     updateSingle: handle(async (req, res) => {

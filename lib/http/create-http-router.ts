@@ -10,6 +10,7 @@ import { bodyParsers } from './body-parsers';
 import type { EngineReadiness } from './engine-readiness';
 import { contentRoutes } from './content-routes';
 import { conditionalGet } from './conditional-get';
+import { createCacheControl, type CacheControlOptions } from './cache-control';
 import { createErrorHandler, notFound } from './error-handler';
 import { createErrorReporter, type OnError } from './report-error';
 import { healthRoute } from './health-route';
@@ -29,6 +30,8 @@ export interface HttpRouterDeps {
   rest: RestLimits;
   /** Per-route query parameters (the `routes` option), validated here at start-up. */
   routes?: RoutesOptions;
+  /** Cache-Control of read answers (the `cacheControl` option), checked here at start-up. */
+  cacheControl?: CacheControlOptions;
   /** The engine start-up gate requests pass first. */
   readiness: EngineReadiness;
   upload: UploadOptions | false;
@@ -54,19 +57,20 @@ export interface HttpRouterDeps {
  */
 export function createHttpRouter(deps: HttpRouterDeps): Router {
   const routeDefaults = createRouteDefaults(deps.routes, deps.registry, deps.rest);
+  const cacheControl = createCacheControl(deps.cacheControl, deps.registry);
   const router = Router();
   if (deps.cors) router.use(deps.cors);
   healthRoute(router, deps.readiness, deps.engine); // no authentication, no waiting: a load balancer's probe
   router.use(authMiddleware(deps.auth, deps.readiness));
   router.use(conditionalGet); // ETag and 304 on every GET/HEAD answered below (conditional-get.ts)
   if (deps.upload !== false) {
-    router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, rest: deps.rest, documentId: deps.documentId, ...deps.upload, events: deps.fileEvents }));
+    router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, rest: deps.rest, documentId: deps.documentId, ...deps.upload, events: deps.fileEvents, cacheControl }));
   }
   router.use(bodyParsers(deps.bodyLimit));
   deps.pluginRoutes?.(router);
   localesRoute(deps.registry, router);
   if (deps.openapi) openapiRoute(router, deps.openapi.option, deps.openapi.build);
-  contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults, sourceMaps: deps.sourceMaps }, router);
+  contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults, sourceMaps: deps.sourceMaps, cacheControl }, router);
   router.use(notFound);
   router.use(createErrorHandler(createErrorReporter(deps.onError)));
   return router;

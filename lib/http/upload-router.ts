@@ -3,8 +3,10 @@ import qs from 'qs';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import { type FileSelection, type MediaService, type PrepareFileLink, toMediaFile } from '../media';
 import { getAbility, rawQueryString } from './request-context';
+import type { ReadCacheControl } from './cache-control';
 
 const ACTION = 'plugin::upload.content-api';
+const MEDIA_UID = 'plugin::upload.file';
 
 /** Options of the `/upload` router. */
 export interface UploadRouterOptions {
@@ -12,6 +14,8 @@ export interface UploadRouterOptions {
   actionPrefix?: string;
   /** Links an upload to an entry (`ref`, `refId`, `field`) for a caller who may do `can(action)`. */
   prepareLink?: (can: (action: string) => boolean) => PrepareFileLink;
+  /** Sets the Cache-Control of a read's answer (the `cacheControl` option's `plugin::upload.file`). */
+  cacheControl?: ReadCacheControl;
 }
 
 /** `'12'` -> 12; anything that is not a plain positive integer -> null. */
@@ -45,6 +49,7 @@ export function createUploadRouter(media: MediaService, options: UploadRouterOpt
   // The caller's ability is the query's context, as on content routes: what it may find, it may filter on.
   router.get('/files', allow('find'), async (req, res) => {
     const files = await media.findMany(rawQueryString(req), { context: getAbility(req) });
+    options.cacheControl?.(req, res, MEDIA_UID, 'find');
     res.status(200).json(files.map(answer));
   });
 
@@ -53,6 +58,7 @@ export function createUploadRouter(media: MediaService, options: UploadRouterOpt
     const id = parseId(req.params.id);
     const file = await media.findOne(id ?? Number.NaN, { query: rawQueryString(req), context: getAbility(req) });
     if (!file) throw new NotFoundError('file.notFound');
+    options.cacheControl?.(req, res, MEDIA_UID, 'findOne');
     res.status(200).json(answer(file));
   });
 

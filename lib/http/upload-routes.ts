@@ -6,6 +6,7 @@ import type { RestLimits } from '../query';
 import type { Registry } from '../schema';
 import { prepareUploadLink } from '../documents/link-uploaded-files';
 import { createUploadRouter } from './upload-router';
+import type { ReadCacheControl } from './cache-control';
 
 /** Options of the media library. */
 export interface UploadOptions {
@@ -28,7 +29,7 @@ export interface UploadOptions {
 }
 
 /** The `/upload` routes of the media library. */
-export function uploadRoutes(deps: UploadOptions & { registry: Registry; engine: Engine; rest?: RestLimits; documentId?: () => string; events?: FileEvents }): Router {
+export function uploadRoutes(deps: UploadOptions & { registry: Registry; engine: Engine; rest?: RestLimits; documentId?: () => string; events?: FileEvents; cacheControl?: ReadCacheControl }): Router {
   const provider = deps.provider ?? localProvider({ directory: deps.directory ?? path.resolve('public', 'uploads') });
   const media = createMediaService({
     engine: deps.engine,
@@ -45,6 +46,7 @@ export function uploadRoutes(deps: UploadOptions & { registry: Registry; engine:
     rest: deps.rest,
   });
   return createUploadRouter(media, {
+    cacheControl: deps.cacheControl,
     prepareLink: (can) => (fields) => prepareUploadLink({ engine: deps.engine, registry: deps.registry, can }, fields),
   });
 }

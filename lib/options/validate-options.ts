@@ -3,6 +3,7 @@ import { ConfigurationError } from '../errors';
 import { checkCustomFieldUids, CUSTOM_FIELD_TYPES } from '../schema/custom-fields';
 import { ajvErrorMessage, pickAjvError } from '../errors/ajv-message';
 import { checkPreviewOption, previewOptionSchema, type PreviewOptions } from './preview-option';
+import { cacheControlSchema } from './cache-control-schema';
 
 const positiveInteger = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 const stringOrList = { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } as const;
@@ -73,6 +74,7 @@ export const routerOptionsSchema = {
     documentId: {},
     lifecycles: { type: 'object' },
     routes: { type: 'object' },
+    cacheControl: cacheControlSchema,
     onError: {},
     readyWaitMS: { type: 'integer', minimum: 0, maximum: 2147483647 },
     logger: {},

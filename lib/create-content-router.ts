@@ -12,6 +12,7 @@ import { describeStartUp } from './start-up-summary';
 import type { OnError } from './http/report-error';
 import type { RoutesOptions } from './http/route-defaults';
 import type { CacheControlOptions } from './http/cache-control';
+import { ResponseCache, type ResponseCacheOptions } from './cache/response-cache';
 import type { UploadOptions } from './http/upload-routes';
 import type { OpenApiOption } from './http/openapi-route';
 import { createCorsMiddleware, type CorsOptions } from './http/cors';
@@ -83,6 +84,12 @@ export interface ContentRouterOptions {
    */
   cacheControl?: CacheControlOptions;
   /**
+   * The response cache (docs/caching.md): answers of the content routes to the Public role and API tokens kept in
+   * memory within `maxBytes` (least recently used dropped first), each dropped by any write to a collection it read.
+   * Default off. One instance only: writes made by another instance or process are not seen.
+   */
+  responseCache?: ResponseCacheOptions | false;
+  /**
    * Where unexpected errors (answered 500) go, with the request's context; default: `console.error` of the
    * request line and the stack, as Express logs them (nothing when the app's `env` is `test`). The client's
    * answer is the same either way: a bare 500 envelope. A throwing or rejecting hook is logged, never fatal.
@@ -140,6 +147,8 @@ export interface ContentRouterOptions {
 export interface ContentRouter extends Router {
   readonly registry: Registry;
   readonly engine: Engine;
+  /** The response cache's counters when the `responseCache` option is on: `hits`, `count` (entries), `size` (bytes). */
+  readonly responseCache?: { readonly hits: number; readonly count: number; readonly size: number };
   /**
    * Settles with the engine's first start-up (connection, collections, indexes), after the start-up warnings
    * have been emitted; requests wait for it up to `readyWaitMS` (then 503). When it resolves, the start-up line
@@ -193,7 +202,8 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
   const contentTypes = plugin ? [...options.contentTypes, ...plugin.contentTypes] : options.contentTypes;
   const registry = createRegistry({ contentTypes, components: options.components, i18n: options.i18n, customFields: options.customFields });
   checkLifecycles(options.lifecycles, registry);
-  const engine = options.engine ?? memoryEngine();
+  const responseCache = options.responseCache ? new ResponseCache(options.responseCache) : undefined;
+  const engine = responseCache ? responseCache.track(options.engine ?? memoryEngine()) : (options.engine ?? memoryEngine());
   const rest = {
     defaultLimit: options.rest?.defaultLimit ?? 25,
     maxLimit: options.rest?.maxLimit ?? 100,
@@ -240,6 +250,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     rest,
     routes: options.routes,
     cacheControl: options.cacheControl,
+    responseCache,
     readiness,
     upload: options.upload ?? {},
     bodyLimit: options.bodyLimit ?? '1mb',
@@ -258,6 +269,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     documents: { value: documentServices(registry, rest, (uid) => service(uid)) },
     openapi: { value: openapi },
     webhooks: { value: webhooks.api },
+    responseCache: { value: responseCache },
     on: { value: webhooks.on },
     off: { value: webhooks.off },
   });

@@ -125,6 +125,7 @@ export {
 } from './webhooks';
 export type { RoutesOptions, RouteQueryConfig, RouteAction } from './http/route-defaults';
 export type { CacheControlOptions, CachePolicy, SharedCachePolicy, ReadRoute } from './http/cache-control';
+export type { ResponseCacheOptions } from './cache/response-cache';
 export type { ErrorContext, OnError } from './http/report-error';
 export { createOpenApiDocument, type OpenApiDocument, type OpenApiDocumentOptions } from './openapi';
 export type { OpenApiOption } from './http/openapi-route';

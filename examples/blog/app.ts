@@ -95,6 +95,8 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
       },
     },
     upload: { directory: uploadsDir },
+    // RESPONSE_CACHE=1: the response cache (docs/caching.md), 64 MB of answers.
+    ...(process.env.RESPONSE_CACHE === '1' ? { responseCache: { maxBytes: 64 * 1024 * 1024 } } : {}),
     ...(webhookUrl ? { webhooks: { ...options.webhookSettings, endpoints: [{ id: 'recorder', url: webhookUrl, headers: { 'X-Oracle': 'recorder' } }] } } : {}),
   });
   const app = express();

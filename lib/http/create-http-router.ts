@@ -11,6 +11,8 @@ import type { EngineReadiness } from './engine-readiness';
 import { contentRoutes } from './content-routes';
 import { conditionalGet } from './conditional-get';
 import { createCacheControl, type CacheControlOptions } from './cache-control';
+import type { ResponseCache } from '../cache/response-cache';
+import { responseCacheMiddleware } from './response-cache-middleware';
 import { createErrorHandler, notFound } from './error-handler';
 import { createErrorReporter, type OnError } from './report-error';
 import { healthRoute } from './health-route';
@@ -32,6 +34,8 @@ export interface HttpRouterDeps {
   routes?: RoutesOptions;
   /** Cache-Control of read answers (the `cacheControl` option), checked here at start-up. */
   cacheControl?: CacheControlOptions;
+  /** The response cache (the `responseCache` option) in front of the content routes. */
+  responseCache?: ResponseCache;
   /** The engine start-up gate requests pass first. */
   readiness: EngineReadiness;
   upload: UploadOptions | false;
@@ -70,6 +74,7 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   deps.pluginRoutes?.(router);
   localesRoute(deps.registry, router);
   if (deps.openapi) openapiRoute(router, deps.openapi.option, deps.openapi.build);
+  if (deps.responseCache) router.use(responseCacheMiddleware(deps.responseCache));
   contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults, sourceMaps: deps.sourceMaps, cacheControl }, router);
   router.use(notFound);
   router.use(createErrorHandler(createErrorReporter(deps.onError)));

@@ -176,9 +176,10 @@ export class ResponseCache {
       transaction,
     };
     return new Proxy(engine, {
-      get(target, prop, receiver) {
+      get(target, prop) {
         if (typeof prop === 'string' && prop in overrides) return overrides[prop as keyof Engine];
-        const value = Reflect.get(target, prop, receiver) as unknown;
+        // Getters and methods run on the engine itself (its private fields are not the proxy's).
+        const value = Reflect.get(target, prop) as unknown;
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });

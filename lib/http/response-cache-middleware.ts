@@ -39,7 +39,7 @@ function bypasses(req: Request): boolean {
 /**
  * The response cache in front of the content routes (docs/caching.md): a `GET`/`HEAD` of the Public role or an
  * API token is answered from the cache when an entry has its key (the caller's ability, the mount path, the path,
- * the normalised query, `Strapi-Response-Format`), else from the route, whose `200` is stored with what it read.
+ * the normalised query, `Strapi-Response-Format`, `strapi-encode-source-maps`), else from the route, whose `200` is stored with what it read.
  * `Cache-Control: no-cache` on the request skips the lookup (the route answers, and refreshes the entry).
  */
 export function responseCacheMiddleware(cache: ResponseCache): RequestHandler {
@@ -48,8 +48,10 @@ export function responseCacheMiddleware(cache: ResponseCache): RequestHandler {
   const keyOf = (req: Request, ability: Ability): string => {
     let caller = callers.get(ability);
     if (caller === undefined) callers.set(ability, (caller = ++nextCaller));
+    // The request headers that change the bytes (send.ts): the response format and content source maps.
     const format = String(req.headers['strapi-response-format'] ?? '').toLowerCase();
-    return `${caller}\0${format}\0${req.baseUrl}${req.path}?${normalizeQuery(rawQueryString(req))}`;
+    const sourceMaps = String(req.headers['strapi-encode-source-maps'] ?? '');
+    return `${caller}\0${format}\0${sourceMaps}\0${req.baseUrl}${req.path}?${normalizeQuery(rawQueryString(req))}`;
   };
   return (req, res, next) => {
     const ability = knownAbility(req);

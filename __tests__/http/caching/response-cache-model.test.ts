@@ -57,6 +57,7 @@ const callers: Record<string, Record<string, string>> = {
   read: { authorization: `Bearer ${READ_KEY}` },
   full: { authorization: `Bearer ${FULL_KEY}` },
   v4: { 'strapi-response-format': 'v4' },
+  preview: { 'strapi-encode-source-maps': 'true', authorization: `Bearer ${READ_KEY}` },
 };
 
 const URLS: [string, string][] = [
@@ -74,6 +75,8 @@ const URLS: [string, string][] = [
   ['public', '/api/global?locale=fr'],
   ['public', '/api/about?populate=*'],
   ['v4', '/api/articles?populate=author&pagination[pageSize]=3'],
+  ['preview', '/api/articles?filters[author][name][$containsi]=a&sort=title'],
+  ['preview', '/api/global?populate=*'],
   ['full', '/api/articles?fields[0]=title&pagination[page]=2&pagination[pageSize]=2'],
 ];
 

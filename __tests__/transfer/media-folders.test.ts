@@ -44,6 +44,8 @@ const EXTRA = [
   { stage: 'links', value: localizations(2, 'covers00000000000000000a') },
   { stage: 'links', value: localizations(3, 'thumbs00000000000000000a') },
   { stage: 'links', value: localizations(4, 'elsewhere000000000000000') },
+  // A file uploaded in the admin panel: its creator, an admin user (a join column; not stored, as for any type).
+  { stage: 'links', value: { kind: 'relation.basic', relation: 'oneToOne', left: { type: FILE, ref: 1, field: 'createdBy' }, right: { type: 'admin::user', ref: 1 } } },
 ];
 
 /** The fixture with the folder tree above, edited further by `edit` (return undefined to drop a line). */

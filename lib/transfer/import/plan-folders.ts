@@ -11,13 +11,11 @@ export function planFolder(plan: ImportPlan, id: number): void {
 
 /**
  * A file's `folder` link (`plugin::upload.file` field `folder` -> `plugin::upload.folder` field `files`): recorded
- * for the file row (checked once the whole export is read: {@link checkFileFolders}). Any other link of a file
- * field is a problem: the file type has no other relation Strapi exports.
+ * for the file row (checked once the whole export is read: {@link checkFileFolders}).
  */
 export function planFileFolder(plan: ImportPlan, link: StrapiLink): void {
   const { left, right } = link;
-  const where = `link ${UPLOAD_FILE_UID} id ${String(left.ref)} field ${left.field.slice(0, 60)}`;
-  if (left.field !== 'folder') return addProblem(plan, `${where}: the file type has no relation ${JSON.stringify(left.field.slice(0, 60))} (only folder, to ${FOLDER_UID})`);
+  const where = `link ${UPLOAD_FILE_UID} id ${String(left.ref).slice(0, 60)} field folder`;
   if (right.type !== FOLDER_UID) return addProblem(plan, `${where}: wrong target ${right.type.slice(0, 60)}, a file's folder is a ${FOLDER_UID}`);
   if (!Number.isSafeInteger(left.ref) || !Number.isSafeInteger(right.ref)) return addProblem(plan, `${where}: refs must be integer ids`);
   const pos = right.pos ?? null;

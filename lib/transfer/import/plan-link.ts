@@ -64,7 +64,7 @@ export function planLink(plan: ImportPlan, registry: Registry, value: unknown, s
     if (attributesOf(registry, right.type)) return increment(plan.skipped, `${left.type}.${left.field} (to a type of the model)`);
     return 'keep';
   }
-  if (left.type === UPLOAD_FILE_UID) return planFileFolder(plan, value);
+  if (left.type === UPLOAD_FILE_UID && left.field === 'folder') return planFileFolder(plan, value);
   const attribute = attributeOf(attributes, left.field);
   if (!attribute && isStrapiSystemType(right.type) && !attributesOf(registry, right.type)) {
     return increment(plan.skipped, `${left.field} (to ${right.type}, not in the model)`);

@@ -9,7 +9,7 @@ import { createArchiveWriter, type ArchiveWriter } from './archive-writer';
 import { entityData } from './export/entity-data';
 import { readRows } from './export/read-rows';
 import { buildRowIndex } from './export/row-index';
-import { rowLinks, type InverseCounters } from './export/row-links';
+import { localizationsLink, rowLinks, type InverseCounters } from './export/row-links';
 import { permissionLines } from './export/role-permissions';
 import { modelSchemas } from './export/strapi-schemas';
 import { usersPermissionsSchemas } from './export/users-permissions-schemas';
@@ -104,6 +104,7 @@ async function writeRows(ctx: Context, stage: 'entities' | 'links', rows: Record
     await writer.write(value);
     lines++;
   }
+  if (stage === 'links') lines += await writeKeptLocalizations(engine, writer);
   if (stage === 'entities' && !(await hasKeptLocales(engine))) lines += await writeLocales(ctx, writer);
   await writer.close();
   return lines;
@@ -122,6 +123,21 @@ async function checkKeptUsers(engine: Engine, registry: Registry): Promise<void>
     `the store holds ${kept} line(s) of Strapi's users, roles and permissions kept aside by an import made without auth.users, besides its own: ` +
       'export without auth.users to write those back, or import the original export again (into an empty store) with auth.users on to move them',
   );
+}
+
+/**
+ * The `localizations` link of each entity kept aside (media folders, locales, ...): Strapi writes one for every
+ * row, an import skips them (docs/transfer.md), so they are written again from the kept entities.
+ */
+async function writeKeptLocalizations(engine: Engine, writer: ReturnType<ArchiveWriter['jsonl']>): Promise<number> {
+  let lines = 0;
+  for await (const value of readKept(engine, 'entities')) {
+    const { type, id, data } = value as { type?: unknown; id?: unknown; data?: { documentId?: unknown } };
+    if (typeof type !== 'string' || typeof data?.documentId !== 'string') continue;
+    await writer.write(localizationsLink(type, id, data.documentId));
+    lines++;
+  }
+  return lines;
 }
 
 async function hasKeptLocales(engine: Engine): Promise<boolean> {

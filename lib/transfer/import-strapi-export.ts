@@ -42,7 +42,7 @@ export interface ImportResult {
   readonly assets: number;
   /** Lines of the export kept aside for a later export (Strapi's own types, schemas, configuration), by kind. */
   readonly kept: Readonly<Record<string, number>>;
-  /** What was not stored, by reason: Strapi's `localizations` links, media folders, creator fields, versions left out. */
+  /** What was not stored, by reason: Strapi's `localizations` links, creator fields, versions left out. */
   readonly skipped: Readonly<Record<string, number>>;
   /** What was done first with an earlier import that had not finished (a crash, kill -9): rolled back. */
   readonly recovered?: string;

@@ -49,7 +49,8 @@ export function entityData(registry: Registry, ct: ContentType, row: Data): { da
   const data: Data = { documentId: row.documentId };
   const late: Data = {};
   fill(registry, ct.attributes, ct.attributeNames, row, data, links, { type: ct.uid, ref: row.id as number }, late);
-  if (ct.uid === UPLOAD_FILE_UID) data.folderPath = '/';
+  // Strapi's `folderPath` (private, required): the one an import kept, else the root (no folders here).
+  if (ct.uid === UPLOAD_FILE_UID) data.folderPath = typeof row.folderPath === 'string' ? row.folderPath : '/';
   Object.assign(data, { createdAt: row.createdAt, updatedAt: row.updatedAt, publishedAt: row.publishedAt ?? null, locale: ct.localized ? row.locale : null }, late);
   return { data, links };
 }

@@ -1,4 +1,5 @@
 import { UPLOAD_FILE_UID, type ContentType, type Registry } from '../../schema';
+import { fileFolderLink } from '../media-folders';
 import type { HeldLink } from './entity-data';
 import { targetRow, type RowIndex } from './row-index';
 
@@ -9,6 +10,11 @@ export type InverseCounters = Map<string, number>;
 
 function attributesOf(registry: Registry, uid: string) {
   return registry.contentTypes.get(uid)?.attributes ?? registry.component(uid).attributes;
+}
+
+/** The `localizations` link Strapi writes for every row of every content type (its `document_id` join column). */
+export function localizationsLink(type: string, ref: unknown, documentId: unknown): Link {
+  return { kind: 'relation.circular', relation: 'oneToMany', left: { type, ref, field: 'localizations' }, right: { type, ref: documentId } };
 }
 
 /**
@@ -46,6 +52,8 @@ export function rowLinks(registry: Registry, index: RowIndex, counters: InverseC
       out.push({ kind: a.target === type ? 'relation.circular' : 'relation.basic', relation: a.relation, left, right });
     });
   }
-  out.push({ kind: 'relation.circular', relation: 'oneToMany', left: { type: ct.uid, ref: row.id, field: 'localizations' }, right: { type: ct.uid, ref: row.documentId } });
+  const folder = ct.uid === UPLOAD_FILE_UID ? fileFolderLink(row) : undefined;
+  if (folder) out.push(folder);
+  out.push(localizationsLink(ct.uid, row.id, row.documentId));
   return out;
 }

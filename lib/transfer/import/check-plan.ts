@@ -1,6 +1,7 @@
 import { UPLOAD_FILE_UID, type Registry } from '../../schema';
 import { addProblem, ownerKey, type ImportPlan } from './import-plan';
 import { checkGrants } from './plan-grants';
+import { checkFileFolders } from './plan-folders';
 
 /** `type\0ref` back to its parts. */
 function splitKey(key: string): [string, number] {
@@ -55,4 +56,5 @@ export function checkPlan(plan: ImportPlan, registry: Registry): void {
     if (ct.kind === 'singleType' && documents.size > 1) addProblem(plan, `${uid} is a single type: the export holds ${documents.size} documents of it`);
   }
   checkGrants(plan);
+  checkFileFolders(plan);
 }

@@ -1,4 +1,5 @@
-import type { Attribute, Attributes, ContentType, Registry } from '../../schema';
+import { UPLOAD_FILE_UID, type Attribute, type Attributes, type ContentType, type Registry } from '../../schema';
+import { folderPathProblem } from '../media-folders';
 import { toStoredScalar } from './scalar-value';
 
 type Data = Record<string, unknown>;
@@ -12,9 +13,9 @@ export interface RowContext {
   fillLinks(type: string, sourceId: number, attributes: Attributes, out: Data): void;
 }
 
-/** The system fields of an entity's data; Strapi's own file fields we do not store are accepted too. */
+/** The system fields of an entity's data; a file's `folderPath` (Strapi's, private) is read apart (media-folders.ts). */
 const SYSTEM = new Set(['documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale']);
-const FILE_EXTRA = new Set(['folderPath']);
+const FILE_SYSTEM = new Set([...SYSTEM, 'folderPath']);
 
 /** A value of the export in a problem's message, cut short (a hostile value may be megabytes long). */
 const show = (value: unknown): string => {
@@ -133,7 +134,12 @@ export function entityToRow(ctx: RowContext, ct: ContentType, sourceId: number, 
     const status = ct.draftAndPublish && publishedAt === null ? 'draft' : 'published';
     const row: Data = { documentId, locale: ct.localized ? locale : null, _status: status, publishedAt, createdAt, updatedAt };
     setEmpty(ct.attributeNames, ct.attributes, row);
-    convertAttributes(ctx, ct.attributes, data, '', row, ct.internal ? new Set([...SYSTEM, ...FILE_EXTRA]) : SYSTEM);
+    convertAttributes(ctx, ct.attributes, data, '', row, ct.uid === UPLOAD_FILE_UID ? FILE_SYSTEM : SYSTEM);
+    if (ct.uid === UPLOAD_FILE_UID && data.folderPath !== undefined && data.folderPath !== null) {
+      const problem = folderPathProblem(data.folderPath);
+      if (problem) throw new FieldProblem('folderPath', problem);
+      row.folderPath = data.folderPath; // kept as it came (never served: private in Strapi), written back by an export
+    }
     ctx.fillLinks(ct.uid, sourceId, ct.attributes, row);
     return row;
   } catch (error) {

@@ -46,6 +46,10 @@ export interface ImportPlan {
   readonly roleGrants: Map<number, string[]>;
   /** users-permissions: the `type` of every role of the export (the stored roles of those types are replaced). */
   readonly roleTypes: Set<string>;
+  /** Media folders (kept aside as they came): the ids of the folder entities of the export. */
+  readonly folders: Set<number>;
+  /** Media folders: each file's `folder` link (the folder's id, the file's position there), by file source id. */
+  readonly fileFolders: Map<number, { readonly id: number; readonly pos: number | null }>;
   linkCount: number;
   /** The bytes of the export's JSON lines (what the write pass stores, about): whether it fits one transaction. */
   lineBytes: number;
@@ -76,7 +80,7 @@ export const ownerKey = (type: string, ref: number): string => `${type}\u0000${r
 export function createPlan(): ImportPlan {
   return {
     rows: new Map(), components: new Map(), links: new Map(), objects: new Map(), assets: new Set(), kept: new Map(), problems: [], failed: new Set(), left: new Set(), skipped: new Map(),
-    permissions: new Map(), grantLinks: [], roleGrants: new Map(), roleTypes: new Set(), linkCount: 0, lineBytes: 0,
+    permissions: new Map(), grantLinks: [], roleGrants: new Map(), roleTypes: new Set(), folders: new Set(), fileFolders: new Map(), linkCount: 0, lineBytes: 0,
   };
 }
 

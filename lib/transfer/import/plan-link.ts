@@ -2,6 +2,7 @@ import { UPLOAD_FILE_UID, type Attributes, type Registry } from '../../schema';
 import { movesUsers, PERMISSION_UID } from '../permission-type';
 import { addProblem, increment, ownerKey, type ImportPlan, type OwnedLink } from './import-plan';
 import { planGrant } from './plan-grants';
+import { planFileFolder } from './plan-folders';
 
 /** A link line of the export (strapi/strapi packages/core/data-transfer/src/strapi/queries/link.ts). */
 export interface StrapiLink {
@@ -63,7 +64,7 @@ export function planLink(plan: ImportPlan, registry: Registry, value: unknown, s
     if (attributesOf(registry, right.type)) return increment(plan.skipped, `${left.type}.${left.field} (to a type of the model)`);
     return 'keep';
   }
-  if (left.type === UPLOAD_FILE_UID) return increment(plan.skipped, `${left.type}.${left.field} (media library folders)`);
+  if (left.type === UPLOAD_FILE_UID && left.field === 'folder') return planFileFolder(plan, value);
   const attribute = attributeOf(attributes, left.field);
   if (!attribute && isStrapiSystemType(right.type) && !attributesOf(registry, right.type)) {
     return increment(plan.skipped, `${left.field} (to ${right.type}, not in the model)`);

@@ -10,6 +10,8 @@ import { isStrapiSystemType, planLink } from './plan-link';
 import { checkPlan } from './check-plan';
 import { movesUsers, PERMISSION_UID, ROLE_UID } from '../permission-type';
 import { planPermission } from './plan-grants';
+import { planFolder } from './plan-folders';
+import { FOLDER_UID } from '../media-folders';
 
 interface Entity {
   type: string;
@@ -129,7 +131,10 @@ function planEntity(plan: ImportPlan, registry: Registry, ctx: RowContext, value
   if (value.type === PERMISSION_UID && movesUsers(registry)) return planPermission(plan, value.id, value.data);
   const ct = registry.contentTypes.get(value.type);
   if (!ct) {
-    if (isStrapiSystemType(value.type) && !registry.components.has(value.type)) return 'keep';
+    if (isStrapiSystemType(value.type) && !registry.components.has(value.type)) {
+      if (value.type === FOLDER_UID) planFolder(plan, value.id);
+      return 'keep';
+    }
     return addProblem(plan, `entity ${value.type} id ${value.id}: the type is not in the model (its content types: ${[...registry.contentTypes.keys()].filter((u) => u !== UPLOAD_FILE_UID).join(', ')})`);
   }
   let rows = plan.rows.get(ct.uid);

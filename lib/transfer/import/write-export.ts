@@ -16,6 +16,7 @@ import { readMetadata } from './scan-export';
 import type { StagedUploads } from './staged-uploads';
 import { TransferError } from '../transfer-error';
 import { throwIfInterrupted } from '../interrupt';
+import { FILE_FOLDER_FIELD } from '../media-folders';
 
 type Row = Record<string, unknown>;
 
@@ -135,6 +136,8 @@ export async function writeExport(ctx: WriteContext, file: string, options: Arch
           else {
             const row: Row = { id: ctx.ids.rows.get(type)!.get(id)!, ...entityToRow(rowContext, ct, id, data) };
             if (type === ROLE_UID) row.permissions = plan.roleGrants.get(id) ?? [];
+            const folder = type === UPLOAD_FILE_UID ? plan.fileFolders.get(id) : undefined;
+            if (folder) row[FILE_FOLDER_FIELD] = { id: folder.id, pos: folder.pos };
             await batches.add(ct.collectionName, row);
             ctx.progress.tick('entities', 0);
           }

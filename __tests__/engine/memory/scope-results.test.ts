@@ -3,6 +3,7 @@ import { memoryEngine } from '../../../lib/engine';
 import { applyChanges } from '../../../lib/engine/memory/execution/apply-changes';
 import { compileRowTest, matchRows } from '../../../lib/engine/memory/execution/match-rows';
 import { MemoryCollection } from '../../../lib/engine/memory/storage/memory-collection';
+import { UndoLog } from '../../../lib/engine/memory/storage/undo-log';
 import { firstSorted, planSort, sortPlan } from '../../../lib/engine/memory/execution/sort-rows';
 import { prng } from '../../helpers/prng';
 
@@ -60,19 +61,19 @@ function checkReads(col: MemoryCollection, rnd: () => number): void {
   }
 }
 
-function randomWrites(col: MemoryCollection, rnd: () => number, next: { id: number }): void {
+function randomWrites(col: MemoryCollection, rnd: () => number, next: { id: number }, undo?: UndoLog): void {
   const rows = col.all();
   const op = rnd();
   if (op < 0.4 || rows.length < 5) {
     const id = next.id++;
-    col.insert(makeRow(rnd, id, `d${Math.floor(rnd() * 20)}`));
+    col.insert(makeRow(rnd, id, `d${Math.floor(rnd() * 20)}`), undo);
   } else if (op < 0.75) {
     const prev = pick(rnd, rows);
     const changed = makeRow(rnd, prev.id as number, prev.documentId as string);
-    col.replace(prev, { ...changed, _id: prev._id });
+    col.replace(prev, { ...changed, _id: prev._id }, undo);
   } else {
     const count = rnd() < 0.1 ? 20 : 1 + Math.floor(rnd() * 3);
-    col.remove(new Set(Array.from({ length: count }, () => pick(rnd, col.all()))));
+    col.remove(new Set(Array.from({ length: count }, () => pick(rnd, col.all()))), undo);
   }
 }
 
@@ -85,10 +86,12 @@ describe('memory engine: kept match results and sorts after writes', () => {
     for (let step = 0; step < 150; step++) {
       if (rnd() < 0.15) {
         const saved = col.save();
+        const undo = new UndoLog();
         checkReads(col, rnd); // reads inside the transaction
-        for (let i = 0, n = 1 + Math.floor(rnd() * 6); i < n; i++) randomWrites(col, rnd, next);
+        for (let i = 0, n = 1 + Math.floor(rnd() * 6); i < n; i++) randomWrites(col, rnd, next, undo);
         if (rnd() < 0.5) checkReads(col, rnd);
-        col.restore(saved);
+        undo.rollbackTo(0);
+        expect(col.all()).toEqual(saved);
       } else {
         for (let i = 0, n = 1 + Math.floor(rnd() * 3); i < n; i++) randomWrites(col, rnd, next);
       }

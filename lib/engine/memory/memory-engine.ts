@@ -20,6 +20,7 @@ import { manualLookup } from './semantics/equality-lookup';
 import { runOwned, type PipelineRuntime } from './execution/run-pipeline';
 import { selectCandidates } from './storage/select-candidates';
 import { StepQueue } from './storage/step-queue';
+import { UndoLog } from './storage/undo-log';
 import { writeSnapshot } from './storage/snapshot-file';
 import { orderRows } from './execution/sort-rows';
 
@@ -31,7 +32,8 @@ export type { MemoryEngineOptions } from './memory-engine-options';
 export const COUNTERS = 'counters';
 
 interface TxState {
-  saved: Map<string, Row[]>;
+  /** How to take back the transaction's writes (not the counters'), newest first. */
+  undo: UndoLog;
   ops: JournalOp[];
   /** Counter bumps: journaled even when the transaction rolls back (ids are never handed out twice). */
   kept: JournalOp[];
@@ -177,11 +179,11 @@ class MemoryEngine implements EmbeddedEngine {
   }
 
   async insertMany(collection: string, rows: readonly Row[]): Promise<void> {
-    await this.write(collection, (col) => {
+    await this.write(collection, (col, undo) => {
       const stored = rows.map((r) => {
         const { _id, ...fields } = deepCopy(r);
         const row: Row = { _id: _id ?? createObjectId(), ...fields };
-        col.insert(row);
+        col.insert(row, undo);
         return row;
       });
       return [{ op: 'put', c: collection, rows: stored }];
@@ -190,14 +192,14 @@ class MemoryEngine implements EmbeddedEngine {
 
   async updateMany(collection: string, filter: Filter, update: Update): Promise<number> {
     let matched = 0;
-    await this.write(collection, (col) => {
+    await this.write(collection, (col, undo) => {
       const prevs = this.matching(col, filter);
       matched = prevs.length;
       const nexts = prevs.map((prev) => {
         const next = deepCopy(prev);
         mingoUpdate(next, update as never, undefined, undefined, { cloneMode: 'deep', queryOptions: this.mingoOptions });
         next._id = prev._id;
-        col.replace(prev, next);
+        col.replace(prev, next, undo);
         return next;
       });
       return nexts.length ? [{ op: 'put', c: collection, rows: nexts }] : [];
@@ -207,12 +209,12 @@ class MemoryEngine implements EmbeddedEngine {
 
   async replaceOne(collection: string, filter: Filter, row: Row): Promise<number> {
     let matched = 0;
-    await this.write(collection, (col) => {
+    await this.write(collection, (col, undo) => {
       const prev = this.matching(col, filter)[0];
       if (!prev) return [];
       matched = 1;
       const next = { ...deepCopy(row), _id: prev._id };
-      col.replace(prev, next);
+      col.replace(prev, next, undo);
       return [{ op: 'put', c: collection, rows: [next] }];
     });
     return matched;
@@ -220,10 +222,10 @@ class MemoryEngine implements EmbeddedEngine {
 
   async deleteMany(collection: string, filter: Filter): Promise<number> {
     let removed = 0;
-    await this.write(collection, (col) => {
+    await this.write(collection, (col, undo) => {
       const rows = this.matching(col, filter);
       removed = rows.length;
-      col.remove(new Set(rows));
+      col.remove(new Set(rows), undo);
       return rows.length ? [{ op: 'del', c: collection, ids: rows.map((r) => r._id) }] : [];
     });
     return removed;
@@ -284,14 +286,14 @@ class MemoryEngine implements EmbeddedEngine {
   }
 
   private async runTransaction<T>(fn: () => Promise<T>): Promise<T> {
-    const tx: TxState = { saved: new Map(), ops: [], kept: [] };
+    const tx: TxState = { undo: new UndoLog(), ops: [], kept: [] };
     const run = (async () => {
       try {
         const result = await this.txScope.run(tx, fn);
         if (tx.ops.length && this.file) await this.file.commit(tx.ops);
         return result;
       } catch (error) {
-        for (const [name, rows] of tx.saved) this.collection(name).restore(rows);
+        tx.undo.rollbackTo(0);
         if (tx.kept.length && this.file) await this.file.commit(tx.kept).catch((e: unknown) => debug('counter journal failed: %O', e));
         throw error;
       }
@@ -332,16 +334,25 @@ class MemoryEngine implements EmbeddedEngine {
 
   /**
    * Applies one write inside the current transaction, or in a transaction of its own. `count`: counted in
-   * `stats.write`; `keep`: survives a rollback of the transaction (counters).
+   * `stats.write`; `keep`: survives a rollback of the transaction (counters). A write that throws part way (a
+   * unique clash on the third row of an `updateMany`) is taken back whole before the error reaches the caller, so
+   * a transaction that catches it and goes on holds exactly the writes it journals.
    */
-  private async write(collection: string, apply: (col: MemoryCollection) => JournalOp[], options: { count?: boolean; keep?: boolean } = {}): Promise<void> {
+  private async write(collection: string, apply: (col: MemoryCollection, undo: UndoLog | undefined) => JournalOp[], options: { count?: boolean; keep?: boolean } = {}): Promise<void> {
     await this.ready();
     if (options.count !== false) this.stats.write++;
     const run = async (): Promise<void> => {
       const tx = this.txScope.getStore()!;
       const col = this.collection(collection);
-      if (!options.keep && !tx.saved.has(collection)) tx.saved.set(collection, col.save());
-      const ops = apply(col);
+      const undo = options.keep ? undefined : tx.undo;
+      const mark = tx.undo.mark();
+      let ops: JournalOp[];
+      try {
+        ops = apply(col, undo);
+      } catch (error) {
+        tx.undo.rollbackTo(mark);
+        throw error;
+      }
       tx.ops.push(...ops);
       if (options.keep) tx.kept.push(...ops);
     };

@@ -97,6 +97,10 @@ class MemoryEngine implements EmbeddedEngine {
   private readonly runtime: PipelineRuntime;
   /** Transactions, journal rewrites and backup images, one at a time; reads wait while one runs. */
   private readonly steps = new StepQueue();
+  /** Transactions applied whose journal record is not on disk yet, oldest first, with their undo records. */
+  private readonly unsynced: { undo: UndoLog | null }[] = [];
+  /** The step undoing the transactions of a failed journal batch, while it is queued or runs. */
+  private recovering: Promise<void> | null = null;
   /** A snapshot being written in the background (reads and writes go on meanwhile). */
   private snapshotting: Promise<void> | null = null;
   private loading: Promise<void> | null = null;
@@ -248,10 +252,21 @@ class MemoryEngine implements EmbeddedEngine {
     return seq - count + 1;
   }
 
+  /**
+   * Runs `fn` alone (the step queue) and acknowledges it once its journal record is on disk. The queue is free
+   * again as soon as `fn`'s writes are applied: the next transaction runs while this one's record is synced, and
+   * the records of the transactions that arrive meanwhile are synced together (group commit, storage/durable-file).
+   */
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.txScope.getStore()) return fn();
     await this.ready();
-    return this.steps.run(() => this.runTransaction(fn));
+    try {
+      const { result, durable } = await this.steps.run(() => this.runTransaction(fn));
+      if (durable) await durable;
+      return result;
+    } finally {
+      this.snapshotIfDue();
+    }
   }
 
   async backup(path: string): Promise<BackupResult> {
@@ -263,7 +278,9 @@ class MemoryEngine implements EmbeddedEngine {
     }
     let image: [string, readonly Row[]][] = [];
     let seq = 0;
+    await this.synced();
     await this.steps.run(async () => {
+      await this.file?.flushed();
       image = this.image();
       seq = this.file?.mark().seq ?? 0;
     });
@@ -275,48 +292,91 @@ class MemoryEngine implements EmbeddedEngine {
   /** Waits for the writes in flight and a running snapshot, writes a last snapshot, empties the journal. */
   async close(): Promise<void> {
     await this.steps.settled();
+    await this.synced();
+    await this.steps.settled();
     await this.snapshotting;
     const file = this.file;
     if (!file) return;
     await this.steps.run(async () => {
+      await file.flushed();
       if (file.hasJournal) await file.compact(this.image());
     });
     await file.close();
     this.file = null;
   }
 
-  private async runTransaction<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Applies `fn`'s writes (taken back by their undo records if it throws) and queues its journal record; `durable`
+   * resolves once the record is on disk. A rolled-back transaction still journals its counter bumps.
+   */
+  private async runTransaction<T>(fn: () => Promise<T>): Promise<{ result: T; durable: Promise<void> | null }> {
     const tx: TxState = { undo: new UndoLog(), ops: [], kept: [] };
-    const run = (async () => {
-      try {
-        const result = await this.txScope.run(tx, fn);
-        if (tx.ops.length && this.file) await this.file.commit(tx.ops);
-        return result;
-      } catch (error) {
-        tx.undo.rollbackTo(0);
-        if (tx.kept.length && this.file) await this.file.commit(tx.kept).catch((e: unknown) => debug('counter journal failed: %O', e));
-        throw error;
-      }
-    })();
     try {
-      return await run;
-    } finally {
-      this.snapshotIfDue();
+      const result = await this.txScope.run(tx, fn);
+      return { result, durable: tx.ops.length && this.file ? this.journal(tx.ops, tx.undo) : null };
+    } catch (error) {
+      tx.undo.rollbackTo(0);
+      if (tx.kept.length && this.file) this.journal(tx.kept, null).catch((e: unknown) => debug('counter journal failed: %O', e));
+      throw error;
     }
   }
 
   /**
-   * Starts a snapshot once the journal is over `snapshotBytes`, called between two transactions: the state and
-   * the journal's mark are taken here, at once (rows are immutable: a shallow copy of each collection is that
-   * state); the file is written in the background while reads and writes go on; the journal records the snapshot
-   * holds are dropped between two later transactions.
+   * Queues a transaction's record in the journal. Until it is on disk the transaction's undo records are kept: if
+   * its batch fails (a full disk), it and every transaction applied after it (their records fail too, being made on
+   * its state) are undone, newest first, in a step of their own, before any other write runs.
+   */
+  private journal(ops: JournalOp[], undo: UndoLog | null): Promise<void> {
+    const entry = { undo };
+    this.unsynced.push(entry);
+    const durable = this.file!.commit(ops);
+    durable.then(
+      () => {
+        const at = this.unsynced.indexOf(entry);
+        if (at >= 0) this.unsynced.splice(at, 1);
+      },
+      () => this.recover(),
+    );
+    return durable;
+  }
+
+  /** After a failed batch: undoes every transaction whose record is not on disk, newest first (see journal). */
+  private recover(): void {
+    if (this.recovering) return;
+    this.recovering = this.steps
+      .run(async () => {
+        for (let i = this.unsynced.length - 1; i >= 0; i--) this.unsynced[i]!.undo?.rollbackTo(0);
+        this.unsynced.length = 0;
+        this.file?.recovered();
+      })
+      .finally(() => {
+        this.recovering = null;
+      });
+  }
+
+  /** Resolves once every transaction applied so far is on disk, or undone after a failed batch. */
+  private async synced(): Promise<void> {
+    await this.file?.flushed().catch(() => undefined);
+    await this.recovering;
+  }
+
+  /**
+   * Starts a snapshot once the journal is over `snapshotBytes`, called after a transaction: the state and the
+   * journal's mark are taken at once in a step of their own, once every record queued is on disk (rows are
+   * immutable: a shallow copy of each collection is that state); the file is written in the background while reads
+   * and writes go on; the journal records the snapshot holds are dropped between two later transactions.
    */
   private snapshotIfDue(): void {
     const file = this.file;
     if (!file || this.snapshotting || !file.wantsSnapshot) return;
-    const mark = file.mark();
-    const image = this.image();
     this.snapshotting = (async () => {
+      let mark = file.mark();
+      let image: [string, readonly Row[]][] = [];
+      await this.steps.run(async () => {
+        await file.flushed();
+        mark = file.mark();
+        image = this.image();
+      });
       await file.writeSnapshot(mark, image);
       await this.steps.run(() => file.dropJournalUpTo(mark));
     })()
@@ -360,10 +420,19 @@ class MemoryEngine implements EmbeddedEngine {
     return this.transaction(run);
   }
 
-  /** Waits, outside a transaction, until the running step has settled: reads see committed data only. */
+  /**
+   * Waits, outside a transaction, until the running step has settled: reads never see a transaction's writes
+   * before it has ended. They may see a transaction that ended and whose journal record is being synced (not yet
+   * acknowledged to its caller), as MongoDB's read concern "local" may: "other clients ... can see the result of a
+   * write operation before the write operation is acknowledged to the issuing client"
+   * (https://www.mongodb.com/docs/manual/core/read-isolation-consistency-recency/).
+   */
   private async readable(): Promise<void> {
     await this.ready();
     if (this.txScope.getStore()) return;
+    // While a journal batch is being synced, a read yields to the event loop once: reads in a loop would otherwise
+    // run on microtasks only and starve the sync's completion (the writers' acknowledgements) for ever.
+    if (this.unsynced.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     await this.steps.idle();
   }
 

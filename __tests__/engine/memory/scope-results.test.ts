@@ -16,7 +16,11 @@ import { prng } from '../../helpers/prng';
 
 const random = prng;
 
-const SCOPES = [{ _status: 'published', locale: 'en' }, { _status: 'draft', locale: 'en' }, { _status: 'published' }, { locale: 'fr' }, { documentId: 'd3', _status: 'draft' }];
+const SCOPES: Record<string, unknown>[] = [
+  { _status: 'published', locale: 'en' }, { _status: 'draft', locale: 'en' }, { _status: 'published' }, { locale: 'fr' }, { documentId: 'd3', _status: 'draft' },
+  // Filters other than plain equalities are kept too (match-rows keptFilter).
+  { _status: 'published', views: { $gte: 2 } }, { $or: [{ title: { $in: ['a', 'Zed'] } }, { rank: { $lt: 2 } }], locale: 'en' }, { title: { $regex: '^[a-c]$', $options: 'i' } },
+];
 const SORTS = [{ id: 1 }, { id: -1 }, { title: -1, id: 1 }, { title: 1 }, { views: 1 }, { rank: -1 }];
 const PAGES = [1, 3, 10, 40];
 
@@ -108,6 +112,18 @@ describe('memory engine: kept match results and sorts after writes', () => {
     for (let i = 0; i < 9000; i++) randomWrites(col, rnd, next);
     expect(col.changesSince(0)).toBeNull();
     checkReads(col, () => 0.5);
+  });
+
+  it('keeps the result of a range filter across reads and brings it up to date after a write; a $expr is never kept', () => {
+    const col = new MemoryCollection('t');
+    for (let id = 1; id <= 5; id++) col.insert({ _id: id, id, views: id });
+    const filter = { views: { $gte: 3 } };
+    const first = matchRows(col, filter, {});
+    expect(matchRows(col, filter, {})).toBe(first); // kept: no rescan of the collection
+    col.insert({ _id: 6, id: 6, views: 9 });
+    expect(matchRows(col, filter, {}).map((r) => r.id)).toEqual([3, 4, 5, 6]);
+    const expr = { $expr: { $gte: ['$views', 3] } };
+    expect(matchRows(col, expr, {})).not.toBe(matchRows(col, expr, {}));
   });
 
   it('keeps a replaced row in its place and drops a row whose scope changed', () => {

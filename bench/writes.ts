@@ -70,12 +70,21 @@ interface Target {
   dir: string;
 }
 
+/** The servers running, killed if this process exits first (an error, Ctrl-C). */
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+process.on('SIGINT', () => process.exit(130));
+
 async function start(name: string, checkout: string, size: number, kind: string): Promise<Target> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cr-bench-writes-'));
   const register = require.resolve('ts-node/register/transpile-only');
   const child = spawn(process.execPath, ['--max-old-space-size=8192', '-r', register, path.join(__dirname, 'write-server.ts'), checkout, String(size), kind, dir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -120,16 +129,17 @@ async function main(): Promise<void> {
   console.log(`bench:writes: engine ${kind}, ${checkouts.map(([n, p]) => `${n} = ${p}`).join(', ')}; ${rounds} rounds of ${seconds.duration} s, ${seconds.connections} connections, Node ${process.version}, ${os.cpus().length} CPUs`);
   const results = new Map<string, { rps: number; share: number; p50: number; p99: number }[]>();
   for (const size of sizes) {
-    const ceiling = await start('ceiling', 'ceiling', size, kind);
     const targets: Target[] = [];
-    for (const [name, checkout] of checkouts) targets.push(await start(name, checkout, size, kind));
-    const ceilingRequests = SCENARIOS[0]!.requests();
     try {
+      const ceiling = await start('ceiling', 'ceiling', size, kind);
+      targets.push(ceiling);
+      for (const [name, checkout] of checkouts) targets.push(await start(name, checkout, size, kind));
+      const ceilingRequests = SCENARIOS[0]!.requests();
       for (let round = 0; round < rounds; round++) {
         const top = await measure(ceiling.port, ceilingRequests, token, seconds);
         console.log(`${size} round ${round + 1}: ceiling ${top.rps.toFixed(0)} req/s`);
         for (const scenario of SCENARIOS) {
-          const order = round % 2 ? [...targets].reverse() : targets;
+          const order = round % 2 ? targets.slice(1).reverse() : targets.slice(1);
           for (const target of order) {
             const r = await measure(target.port, scenario.requests(), token, seconds);
             if (r.failures > 0) console.log(`  ${target.name} ${scenario.name}: ${r.failures} failed requests`);
@@ -140,7 +150,7 @@ async function main(): Promise<void> {
         }
       }
     } finally {
-      for (const target of [ceiling, ...targets]) await stop(target);
+      for (const target of targets) await stop(target);
     }
   }
   console.log('\nmedians over the rounds: req/s (share of the ceiling), p99');

@@ -6,7 +6,7 @@
  * connections. Per size, each round measures the ceiling (a bare Express app parsing and answering the JSON body)
  * and then every scenario on every checkout (their order alternating per round), so that every figure is read as
  * a share of that round's ceiling. Prints, per scenario and checkout, the median over the rounds of req/s and of
- * its share of the ceiling, new / old, and the slowdown 100k / 1k.
+ * its share of the ceiling, the median of each round's new / old, and the slowdown 100k / 1k.
  *
  * Environment: `BENCH_OLD` (a checkout of the code to compare with: `git worktree add /tmp/old-main main` and
  * `ln -s $PWD/node_modules /tmp/old-main/node_modules`), `BENCH_SIZES` (default `1000,100000`), `BENCH_ROUNDS`
@@ -166,11 +166,13 @@ async function main(): Promise<void> {
       console.log(`${scenario.name} [${name}] ${text}${slowdown}`);
     }
     if (names.length === 2) {
+      // Each round's new / old (both measured in that round, one after the other), then their median.
       const ratio = sizes.map((size) => {
-        const get = (n: string) => median((results.get(`${size}|${scenario.name}|${n}`) ?? []).map((r) => r.share));
-        return `${size}: ${(get('new') / get('old')).toFixed(2)}x`;
+        const [olds, news] = ['old', 'new'].map((n) => results.get(`${size}|${scenario.name}|${n}`) ?? []);
+        const perRound = news!.map((r, i) => r.rps / olds![i]!.rps);
+        return `${size}: ${median(perRound).toFixed(2)}x (rounds ${perRound.map((x) => x.toFixed(2)).join(', ')})`;
       });
-      console.log(`${scenario.name}: new / old (share of the ceiling) ${ratio.join(', ')}`);
+      console.log(`${scenario.name}: new / old, median of the rounds ${ratio.join('; ')}`);
     }
   }
 }

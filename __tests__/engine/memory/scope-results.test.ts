@@ -3,6 +3,7 @@ import { memoryEngine } from '../../../lib/engine';
 import { applyChanges } from '../../../lib/engine/memory/execution/apply-changes';
 import { compileRowTest, matchRows } from '../../../lib/engine/memory/execution/match-rows';
 import { MemoryCollection } from '../../../lib/engine/memory/storage/memory-collection';
+import { UndoLog } from '../../../lib/engine/memory/storage/undo-log';
 import { firstSorted, planSort, sortPlan } from '../../../lib/engine/memory/execution/sort-rows';
 import { prng } from '../../helpers/prng';
 
@@ -15,7 +16,11 @@ import { prng } from '../../helpers/prng';
 
 const random = prng;
 
-const SCOPES = [{ _status: 'published', locale: 'en' }, { _status: 'draft', locale: 'en' }, { _status: 'published' }, { locale: 'fr' }, { documentId: 'd3', _status: 'draft' }];
+const SCOPES: Record<string, unknown>[] = [
+  { _status: 'published', locale: 'en' }, { _status: 'draft', locale: 'en' }, { _status: 'published' }, { locale: 'fr' }, { documentId: 'd3', _status: 'draft' },
+  // Filters other than plain equalities are kept too (match-rows keptFilter).
+  { _status: 'published', views: { $gte: 2 } }, { $or: [{ title: { $in: ['a', 'Zed'] } }, { rank: { $lt: 2 } }], locale: 'en' }, { title: { $regex: '^[a-c]$', $options: 'i' } },
+];
 const SORTS = [{ id: 1 }, { id: -1 }, { title: -1, id: 1 }, { title: 1 }, { views: 1 }, { rank: -1 }];
 const PAGES = [1, 3, 10, 40];
 
@@ -60,19 +65,19 @@ function checkReads(col: MemoryCollection, rnd: () => number): void {
   }
 }
 
-function randomWrites(col: MemoryCollection, rnd: () => number, next: { id: number }): void {
+function randomWrites(col: MemoryCollection, rnd: () => number, next: { id: number }, undo?: UndoLog): void {
   const rows = col.all();
   const op = rnd();
   if (op < 0.4 || rows.length < 5) {
     const id = next.id++;
-    col.insert(makeRow(rnd, id, `d${Math.floor(rnd() * 20)}`));
+    col.insert(makeRow(rnd, id, `d${Math.floor(rnd() * 20)}`), undo);
   } else if (op < 0.75) {
     const prev = pick(rnd, rows);
     const changed = makeRow(rnd, prev.id as number, prev.documentId as string);
-    col.replace(prev, { ...changed, _id: prev._id });
+    col.replace(prev, { ...changed, _id: prev._id }, undo);
   } else {
     const count = rnd() < 0.1 ? 20 : 1 + Math.floor(rnd() * 3);
-    col.remove(new Set(Array.from({ length: count }, () => pick(rnd, col.all()))));
+    col.remove(new Set(Array.from({ length: count }, () => pick(rnd, col.all()))), undo);
   }
 }
 
@@ -85,10 +90,12 @@ describe('memory engine: kept match results and sorts after writes', () => {
     for (let step = 0; step < 150; step++) {
       if (rnd() < 0.15) {
         const saved = col.save();
+        const undo = new UndoLog();
         checkReads(col, rnd); // reads inside the transaction
-        for (let i = 0, n = 1 + Math.floor(rnd() * 6); i < n; i++) randomWrites(col, rnd, next);
+        for (let i = 0, n = 1 + Math.floor(rnd() * 6); i < n; i++) randomWrites(col, rnd, next, undo);
         if (rnd() < 0.5) checkReads(col, rnd);
-        col.restore(saved);
+        undo.rollbackTo(0);
+        expect(col.all()).toEqual(saved);
       } else {
         for (let i = 0, n = 1 + Math.floor(rnd() * 3); i < n; i++) randomWrites(col, rnd, next);
       }
@@ -105,6 +112,18 @@ describe('memory engine: kept match results and sorts after writes', () => {
     for (let i = 0; i < 9000; i++) randomWrites(col, rnd, next);
     expect(col.changesSince(0)).toBeNull();
     checkReads(col, () => 0.5);
+  });
+
+  it('keeps the result of a range filter across reads and brings it up to date after a write; a $expr is never kept', () => {
+    const col = new MemoryCollection('t');
+    for (let id = 1; id <= 5; id++) col.insert({ _id: id, id, views: id });
+    const filter = { views: { $gte: 3 } };
+    const first = matchRows(col, filter, {});
+    expect(matchRows(col, filter, {})).toBe(first); // kept: no rescan of the collection
+    col.insert({ _id: 6, id: 6, views: 9 });
+    expect(matchRows(col, filter, {}).map((r) => r.id)).toEqual([3, 4, 5, 6]);
+    const expr = { $expr: { $gte: ['$views', 3] } };
+    expect(matchRows(col, expr, {})).not.toBe(matchRows(col, expr, {}));
   });
 
   it('keeps a replaced row in its place and drops a row whose scope changed', () => {

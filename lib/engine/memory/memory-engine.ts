@@ -20,6 +20,7 @@ import { manualLookup } from './semantics/equality-lookup';
 import { runOwned, type PipelineRuntime } from './execution/run-pipeline';
 import { selectCandidates } from './storage/select-candidates';
 import { StepQueue } from './storage/step-queue';
+import { UndoLog } from './storage/undo-log';
 import { writeSnapshot } from './storage/snapshot-file';
 import { orderRows } from './execution/sort-rows';
 
@@ -31,7 +32,8 @@ export type { MemoryEngineOptions } from './memory-engine-options';
 export const COUNTERS = 'counters';
 
 interface TxState {
-  saved: Map<string, Row[]>;
+  /** How to take back the transaction's writes (not the counters'), newest first. */
+  undo: UndoLog;
   ops: JournalOp[];
   /** Counter bumps: journaled even when the transaction rolls back (ids are never handed out twice). */
   kept: JournalOp[];
@@ -92,9 +94,20 @@ class MemoryEngine implements EmbeddedEngine {
   private readonly collections = new Map<string, MemoryCollection>();
   private readonly txScope = new AsyncLocalStorage<TxState>();
   private readonly mingoOptions;
+  /**
+   * The options of a mingo `Query` (a find's or a write's filter, a projection): no `context`. mingo's `Query`
+   * merges a given context into its default one on every construction (a copy of every operator table: about
+   * 0.1 ms per write's filter), and on a clash the default operators win, so for a query the result is mingo's
+   * default operators either way.
+   */
+  private readonly queryOptions;
   private readonly runtime: PipelineRuntime;
   /** Transactions, journal rewrites and backup images, one at a time; reads wait while one runs. */
   private readonly steps = new StepQueue();
+  /** Transactions applied whose journal record is not on disk yet, oldest first, with their undo records. */
+  private readonly unsynced: { undo: UndoLog | null }[] = [];
+  /** The step undoing the transactions of a failed journal batch, while it is queued or runs. */
+  private recovering: Promise<void> | null = null;
   /** A snapshot being written in the background (reads and writes go on meanwhile). */
   private snapshotting: Promise<void> | null = null;
   private loading: Promise<void> | null = null;
@@ -111,6 +124,7 @@ class MemoryEngine implements EmbeddedEngine {
       context: createContext(meteredLookup(createFastLookup((name) => this.collections.get(name)))),
       collectionResolver: (name: string) => this.collection(name).all() as Row[],
     };
+    this.queryOptions = { idKey: '_id', scriptEnabled: false, collectionResolver: this.mingoOptions.collectionResolver };
     this.runtime = {
       options: this.mingoOptions,
       generalOptions: { ...this.mingoOptions, context: createContext(meteredLookup(manualLookup)) },
@@ -164,7 +178,7 @@ class MemoryEngine implements EmbeddedEngine {
     const source = this.matching(this.collection(collection), filter);
     // Sorted before the projection, in MongoDB's order (sort-rows), as a find's sort is.
     const sorted = options.sort ? orderRows(source, options.sort, this.mingoOptions) : source;
-    let cursor = new Query({}, this.mingoOptions).find<Row>(sorted, options.projection);
+    let cursor = new Query({}, this.queryOptions).find<Row>(sorted, options.projection);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
     return deepCopy(cursor.all());
@@ -177,11 +191,11 @@ class MemoryEngine implements EmbeddedEngine {
   }
 
   async insertMany(collection: string, rows: readonly Row[]): Promise<void> {
-    await this.write(collection, (col) => {
+    await this.write(collection, (col, undo) => {
       const stored = rows.map((r) => {
         const { _id, ...fields } = deepCopy(r);
         const row: Row = { _id: _id ?? createObjectId(), ...fields };
-        col.insert(row);
+        col.insert(row, undo);
         return row;
       });
       return [{ op: 'put', c: collection, rows: stored }];
@@ -190,14 +204,14 @@ class MemoryEngine implements EmbeddedEngine {
 
   async updateMany(collection: string, filter: Filter, update: Update): Promise<number> {
     let matched = 0;
-    await this.write(collection, (col) => {
+    await this.write(collection, (col, undo) => {
       const prevs = this.matching(col, filter);
       matched = prevs.length;
       const nexts = prevs.map((prev) => {
         const next = deepCopy(prev);
-        mingoUpdate(next, update as never, undefined, undefined, { cloneMode: 'deep', queryOptions: this.mingoOptions });
+        mingoUpdate(next, update as never, undefined, undefined, { cloneMode: 'deep', queryOptions: this.queryOptions });
         next._id = prev._id;
-        col.replace(prev, next);
+        col.replace(prev, next, undo);
         return next;
       });
       return nexts.length ? [{ op: 'put', c: collection, rows: nexts }] : [];
@@ -207,12 +221,12 @@ class MemoryEngine implements EmbeddedEngine {
 
   async replaceOne(collection: string, filter: Filter, row: Row): Promise<number> {
     let matched = 0;
-    await this.write(collection, (col) => {
+    await this.write(collection, (col, undo) => {
       const prev = this.matching(col, filter)[0];
       if (!prev) return [];
       matched = 1;
       const next = { ...deepCopy(row), _id: prev._id };
-      col.replace(prev, next);
+      col.replace(prev, next, undo);
       return [{ op: 'put', c: collection, rows: [next] }];
     });
     return matched;
@@ -220,10 +234,10 @@ class MemoryEngine implements EmbeddedEngine {
 
   async deleteMany(collection: string, filter: Filter): Promise<number> {
     let removed = 0;
-    await this.write(collection, (col) => {
+    await this.write(collection, (col, undo) => {
       const rows = this.matching(col, filter);
       removed = rows.length;
-      col.remove(new Set(rows));
+      col.remove(new Set(rows), undo);
       return rows.length ? [{ op: 'del', c: collection, ids: rows.map((r) => r._id) }] : [];
     });
     return removed;
@@ -246,10 +260,21 @@ class MemoryEngine implements EmbeddedEngine {
     return seq - count + 1;
   }
 
+  /**
+   * Runs `fn` alone (the step queue) and acknowledges it once its journal record is on disk. The queue is free
+   * again as soon as `fn`'s writes are applied: the next transaction runs while this one's record is synced, and
+   * the records of the transactions that arrive meanwhile are synced together (group commit, storage/durable-file).
+   */
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.txScope.getStore()) return fn();
     await this.ready();
-    return this.steps.run(() => this.runTransaction(fn));
+    try {
+      const { result, durable } = await this.steps.run(() => this.runTransaction(fn));
+      if (durable) await durable;
+      return result;
+    } finally {
+      this.snapshotIfDue();
+    }
   }
 
   async backup(path: string): Promise<BackupResult> {
@@ -261,7 +286,9 @@ class MemoryEngine implements EmbeddedEngine {
     }
     let image: [string, readonly Row[]][] = [];
     let seq = 0;
+    await this.synced();
     await this.steps.run(async () => {
+      await this.file?.flushed();
       image = this.image();
       seq = this.file?.mark().seq ?? 0;
     });
@@ -273,48 +300,91 @@ class MemoryEngine implements EmbeddedEngine {
   /** Waits for the writes in flight and a running snapshot, writes a last snapshot, empties the journal. */
   async close(): Promise<void> {
     await this.steps.settled();
+    await this.synced();
+    await this.steps.settled();
     await this.snapshotting;
     const file = this.file;
     if (!file) return;
     await this.steps.run(async () => {
+      await file.flushed();
       if (file.hasJournal) await file.compact(this.image());
     });
     await file.close();
     this.file = null;
   }
 
-  private async runTransaction<T>(fn: () => Promise<T>): Promise<T> {
-    const tx: TxState = { saved: new Map(), ops: [], kept: [] };
-    const run = (async () => {
-      try {
-        const result = await this.txScope.run(tx, fn);
-        if (tx.ops.length && this.file) await this.file.commit(tx.ops);
-        return result;
-      } catch (error) {
-        for (const [name, rows] of tx.saved) this.collection(name).restore(rows);
-        if (tx.kept.length && this.file) await this.file.commit(tx.kept).catch((e: unknown) => debug('counter journal failed: %O', e));
-        throw error;
-      }
-    })();
+  /**
+   * Applies `fn`'s writes (taken back by their undo records if it throws) and queues its journal record; `durable`
+   * resolves once the record is on disk. A rolled-back transaction still journals its counter bumps.
+   */
+  private async runTransaction<T>(fn: () => Promise<T>): Promise<{ result: T; durable: Promise<void> | null }> {
+    const tx: TxState = { undo: new UndoLog(), ops: [], kept: [] };
     try {
-      return await run;
-    } finally {
-      this.snapshotIfDue();
+      const result = await this.txScope.run(tx, fn);
+      return { result, durable: tx.ops.length && this.file ? this.journal(tx.ops, tx.undo) : null };
+    } catch (error) {
+      tx.undo.rollbackTo(0);
+      if (tx.kept.length && this.file) this.journal(tx.kept, null).catch((e: unknown) => debug('counter journal failed: %O', e));
+      throw error;
     }
   }
 
   /**
-   * Starts a snapshot once the journal is over `snapshotBytes`, called between two transactions: the state and
-   * the journal's mark are taken here, at once (rows are immutable: a shallow copy of each collection is that
-   * state); the file is written in the background while reads and writes go on; the journal records the snapshot
-   * holds are dropped between two later transactions.
+   * Queues a transaction's record in the journal. Until it is on disk the transaction's undo records are kept: if
+   * its batch fails (a full disk), it and every transaction applied after it (their records fail too, being made on
+   * its state) are undone, newest first, in a step of their own, before any other write runs.
+   */
+  private journal(ops: JournalOp[], undo: UndoLog | null): Promise<void> {
+    const entry = { undo };
+    this.unsynced.push(entry);
+    const durable = this.file!.commit(ops);
+    durable.then(
+      () => {
+        const at = this.unsynced.indexOf(entry);
+        if (at >= 0) this.unsynced.splice(at, 1);
+      },
+      () => this.recover(),
+    );
+    return durable;
+  }
+
+  /** After a failed batch: undoes every transaction whose record is not on disk, newest first (see journal). */
+  private recover(): void {
+    if (this.recovering) return;
+    this.recovering = this.steps
+      .run(async () => {
+        for (let i = this.unsynced.length - 1; i >= 0; i--) this.unsynced[i]!.undo?.rollbackTo(0);
+        this.unsynced.length = 0;
+        this.file?.recovered();
+      })
+      .finally(() => {
+        this.recovering = null;
+      });
+  }
+
+  /** Resolves once every transaction applied so far is on disk, or undone after a failed batch. */
+  private async synced(): Promise<void> {
+    await this.file?.flushed().catch(() => undefined);
+    await this.recovering;
+  }
+
+  /**
+   * Starts a snapshot once the journal is over `snapshotBytes`, called after a transaction: the state and the
+   * journal's mark are taken at once in a step of their own, once every record queued is on disk (rows are
+   * immutable: a shallow copy of each collection is that state); the file is written in the background while reads
+   * and writes go on; the journal records the snapshot holds are dropped between two later transactions.
    */
   private snapshotIfDue(): void {
     const file = this.file;
     if (!file || this.snapshotting || !file.wantsSnapshot) return;
-    const mark = file.mark();
-    const image = this.image();
     this.snapshotting = (async () => {
+      let mark = file.mark();
+      let image: [string, readonly Row[]][] = [];
+      await this.steps.run(async () => {
+        await file.flushed();
+        mark = file.mark();
+        image = this.image();
+      });
       await file.writeSnapshot(mark, image);
       await this.steps.run(() => file.dropJournalUpTo(mark));
     })()
@@ -332,16 +402,25 @@ class MemoryEngine implements EmbeddedEngine {
 
   /**
    * Applies one write inside the current transaction, or in a transaction of its own. `count`: counted in
-   * `stats.write`; `keep`: survives a rollback of the transaction (counters).
+   * `stats.write`; `keep`: survives a rollback of the transaction (counters). A write that throws part way (a
+   * unique clash on the third row of an `updateMany`) is taken back whole before the error reaches the caller, so
+   * a transaction that catches it and goes on holds exactly the writes it journals.
    */
-  private async write(collection: string, apply: (col: MemoryCollection) => JournalOp[], options: { count?: boolean; keep?: boolean } = {}): Promise<void> {
+  private async write(collection: string, apply: (col: MemoryCollection, undo: UndoLog | undefined) => JournalOp[], options: { count?: boolean; keep?: boolean } = {}): Promise<void> {
     await this.ready();
     if (options.count !== false) this.stats.write++;
     const run = async (): Promise<void> => {
       const tx = this.txScope.getStore()!;
       const col = this.collection(collection);
-      if (!options.keep && !tx.saved.has(collection)) tx.saved.set(collection, col.save());
-      const ops = apply(col);
+      const undo = options.keep ? undefined : tx.undo;
+      const mark = tx.undo.mark();
+      let ops: JournalOp[];
+      try {
+        ops = apply(col, undo);
+      } catch (error) {
+        tx.undo.rollbackTo(mark);
+        throw error;
+      }
       tx.ops.push(...ops);
       if (options.keep) tx.kept.push(...ops);
     };
@@ -349,17 +428,26 @@ class MemoryEngine implements EmbeddedEngine {
     return this.transaction(run);
   }
 
-  /** Waits, outside a transaction, until the running step has settled: reads see committed data only. */
+  /**
+   * Waits, outside a transaction, until the running step has settled: reads never see a transaction's writes
+   * before it has ended. They may see a transaction that ended and whose journal record is being synced (not yet
+   * acknowledged to its caller), as MongoDB's read concern "local" may: "other clients ... can see the result of a
+   * write operation before the write operation is acknowledged to the issuing client"
+   * (https://www.mongodb.com/docs/manual/core/read-isolation-consistency-recency/).
+   */
   private async readable(): Promise<void> {
     await this.ready();
     if (this.txScope.getStore()) return;
+    // While a journal batch is being synced, a read yields to the event loop once: reads in a loop would otherwise
+    // run on microtasks only and starve the sync's completion (the writers' acknowledgements) for ever.
+    if (this.unsynced.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     await this.steps.idle();
   }
 
 
   /** The rows matching `filter`: index-selected candidates tested by match-rows (mingo's answers, `$in` by a set). */
   private matching(col: MemoryCollection, filter: Filter): Row[] {
-    return selectCandidates(col, filter).filter(compileRowTest(filter, this.mingoOptions));
+    return selectCandidates(col, filter).filter(compileRowTest(filter, this.queryOptions));
   }
 
   private collection(name: string): MemoryCollection {

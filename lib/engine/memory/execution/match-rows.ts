@@ -64,16 +64,18 @@ function logicalTest(key: string, value: unknown, options: QueryOptions): RowTes
 /**
  * The rows of `collection` matching `filter`, in natural order: index-selected candidates (see
  * select-candidates) tested with {@link compileRowTest}. The result of a filter made only of plain equalities
- * (a read scope such as `{ _status: 'published', locale: 'en' }`) is kept, and after writes brought up to date
+ * (a read scope such as `{ _status: 'published', locale: 'en' }`), or of another filter whose answer depends on the
+ * row alone (keptFilter: `{ _status: 'published', views: { $gte: 5000 } }`), is kept, and after writes brought up to date
  * from the collection's changes (apply-changes: a test per changed row, not per stored row), with the sort plans
  * built on it (sort-rows `carryPlans`); when the changes are no longer all logged it is computed again. The array
  * is shared: never mutate it.
  */
 export function matchRows(collection: MemoryCollection, filter: Filter, options: QueryOptions): readonly Row[] {
   const pure = Object.entries(filter).every(([key, value]) => isPlainField(key) && isIndexable(value));
-  if (!pure) return selectCandidates(collection, filter).filter(compileRowTest(filter, options));
-  let results = cached.get(collection);
-  if (!results) cached.set(collection, (results = new Map()));
+  if (!pure && !keptFilter(filter)) return selectCandidates(collection, filter).filter(compileRowTest(filter, options));
+  const byKind = pure ? cached : cachedOthers;
+  let results = byKind.get(collection);
+  if (!results) byKind.set(collection, (results = new Map()));
   const key = JSON.stringify(filter);
   const entry = results.get(key);
   if (entry?.version === collection.version) return entry.rows;
@@ -89,10 +91,31 @@ export function matchRows(collection: MemoryCollection, filter: Filter, options:
   } else {
     rows = (candidates ?? selectCandidates(collection, filter)).filter(test);
   }
-  if (!entry && results.size >= MAX_CACHED) results.clear();
+  if (pure && !entry && results.size >= MAX_CACHED) results.clear();
+  if (!pure) {
+    // Any filter of the request's own (`views > 5000`) is kept too, fewer of them, the least recently used dropped.
+    results.delete(key);
+    if (results.size >= MAX_OTHERS) results.delete(results.keys().next().value!);
+  }
   results.set(key, { version: collection.version, rows: markStable(rows), test });
   return rows;
 }
+
+/**
+ * Whether the result of a filter other than plain equalities is kept like a scope's: its answer for a row depends on
+ * the row alone (no `$expr`, `$where`, `$function` or variable, which may read the time or chance), and its JSON is
+ * the filter (plain data: no RegExp, Date or other object, no undefined, no non-finite number), so it can be the key.
+ */
+function keptFilter(value: unknown): boolean {
+  if (typeof value === 'string') return !value.startsWith('$$');
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (value === null || typeof value === 'boolean') return true;
+  if (Array.isArray(value)) return value.every(keptFilter);
+  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.entries(value as Record<string, unknown>).every(([key, inner]) => !VOLATILE_KEYS.has(key) && keptFilter(inner));
+}
+
+const VOLATILE_KEYS = new Set(['$expr', '$where', '$function', '$accumulator', '$rand', '$sampleRate', '$text', '$jsonSchema']);
 
 /** A kept result of a plain-equality filter: its rows at `version` and the filter's test. */
 interface CachedResult {
@@ -104,5 +127,8 @@ interface CachedResult {
 /** Results of plain-equality filters per collection and filter (its JSON). */
 const cached = new WeakMap<MemoryCollection, Map<string, CachedResult>>();
 const MAX_CACHED = 256;
+/** Results of other filters (keptFilter), per collection, in order of last use. */
+const cachedOthers = new WeakMap<MemoryCollection, Map<string, CachedResult>>();
+const MAX_OTHERS = 32;
 /** Up to this many changes, a kept result is always updated rather than selected again. */
 const FEW_CHANGES = 64;

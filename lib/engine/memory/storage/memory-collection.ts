@@ -2,6 +2,7 @@ import { DuplicateKeyError, type IndexSpec, type Row } from '../../types';
 import { ChangeLog, type Change } from './change-log';
 import { FieldIndex } from './field-index';
 import { UniqueIndex } from './unique-index';
+import type { UndoLog } from './undo-log';
 
 /** Up to this many rows, {@link MemoryCollection.remove} splices each out instead of filtering the rows. */
 const FEW_REMOVED = 16;
@@ -11,7 +12,8 @@ const FEW_REMOVED = 16;
  * unique indexes and lazily built hash indexes per field, all kept current on every write.
  *
  * Stored rows are never mutated: an update replaces the row object. That makes a shallow copy of the row
- * array a complete snapshot of the collection, which is how transactions roll back.
+ * array a complete snapshot of the collection (a backup's or a snapshot file's image). Transactions roll back by
+ * undo records ({@link UndoLog}): each write given one records how to take itself back, at the cost of the write.
  */
 export class MemoryCollection {
   private rows: Row[] = [];
@@ -111,17 +113,52 @@ export class MemoryCollection {
   }
 
   /** Appends a row (already copied, with its `_id`); throws DuplicateKeyError on a unique clash. */
-  insert(row: Row): void {
+  insert(row: Row, undo?: UndoLog): void {
     if (this.byId.has(row._id)) throw new DuplicateKeyError(this.name, '_id_');
     for (const u of this.uniques) u.check(row);
     this.seqs.set(row, this.nextSeq++);
     this.rows.push(row);
     this.attach(row);
+    undo?.record(() => this.takeOut(row));
   }
 
-  /** Puts `next` (same `_id`) in the place of `prev`. */
-  replace(prev: Row, next: Row): void {
+  /** Puts `next` (same `_id`) in the place of `prev`; throws DuplicateKeyError on a unique clash. */
+  replace(prev: Row, next: Row, undo?: UndoLog): void {
     for (const u of this.uniques) u.check(next, prev);
+    this.swap(prev, next);
+    undo?.record(() => this.swap(next, prev));
+  }
+
+  /** Removes the given rows. */
+  remove(rows: ReadonlySet<Row>, undo?: UndoLog): void {
+    if (rows.size === 0) return;
+    for (const row of rows) this.detach(row);
+    if (rows.size > FEW_REMOVED) {
+      this.rows = this.rows.filter((r) => !rows.has(r));
+    } else {
+      // A few rows: found by their sequence (natural order), which is faster than filtering 200,000 rows (30 ms).
+      for (const row of rows) {
+        const at = this.position(this.seqOf(row));
+        if (this.rows[at] === row) this.rows.splice(at, 1);
+      }
+    }
+    undo?.record(() => this.putBack([...rows]));
+  }
+
+  /** A copy of the row array: the collection as it is now, unchanged by later writes (rows are immutable). */
+  save(): Row[] {
+    return this.rows.slice();
+  }
+
+  /** Undoes an insert: the row leaves the rows and the indexes. */
+  private takeOut(row: Row): void {
+    this.detach(row);
+    const at = this.position(this.seqOf(row));
+    if (this.rows[at] === row) this.rows.splice(at, 1);
+  }
+
+  /** Puts `next` in the place of `prev` (the same sequence), in the rows and the indexes. */
+  private swap(prev: Row, next: Row): void {
     const seq = this.seqOf(prev);
     this.detach(prev);
     this.seqs.set(next, seq);
@@ -129,37 +166,23 @@ export class MemoryCollection {
     this.attach(next);
   }
 
-  /** Removes the given rows. */
-  remove(rows: ReadonlySet<Row>): void {
-    if (rows.size === 0) return;
-    for (const row of rows) this.detach(row);
-    if (rows.size > FEW_REMOVED) {
-      this.rows = this.rows.filter((r) => !rows.has(r));
-      return;
+  /** Undoes a removal: the rows come back at their places (by sequence) and into the indexes. */
+  private putBack(rows: Row[]): void {
+    rows.sort((a, b) => this.seqOf(a) - this.seqOf(b));
+    if (rows.length > FEW_REMOVED) {
+      const merged: Row[] = [];
+      let i = 0;
+      for (const row of this.rows) {
+        const seq = this.seqOf(row);
+        while (i < rows.length && this.seqOf(rows[i]!) < seq) merged.push(rows[i++]!);
+        merged.push(row);
+      }
+      while (i < rows.length) merged.push(rows[i++]!);
+      this.rows = merged;
+    } else {
+      for (const row of rows) this.rows.splice(this.position(this.seqOf(row)), 0, row);
     }
-    // A few rows: found by their sequence (natural order), which is faster than filtering 200,000 rows (30 ms).
-    for (const row of rows) {
-      const at = this.position(this.seqOf(row));
-      if (this.rows[at] === row) this.rows.splice(at, 1);
-    }
-  }
-
-  /** A snapshot for rollback: the row array (rows are immutable, so a shallow copy suffices). */
-  save(): Row[] {
-    return this.rows.slice();
-  }
-
-  /**
-   * Restores a {@link save}d snapshot: the rows written since (inserted, or put in the place of another) leave the
-   * indexes, the rows they replaced or that were removed come back. Rebuilding every index instead blocked the
-   * process for seconds on a rolled-back write to a collection of 200,000 rows.
-   */
-  restore(rows: Row[]): void {
-    const saved = new Set(rows);
-    const current = new Set(this.rows);
-    for (const row of this.rows) if (!saved.has(row)) this.detach(row);
-    for (const row of rows) if (!current.has(row)) this.attach(row);
-    this.rows = rows;
+    for (const row of rows) this.attach(row);
   }
 
   private attach(row: Row): void {

@@ -26,8 +26,6 @@ export interface RateLimitHit {
 
 /** Counts requests per key in fixed windows stored in the engine, so that every app instance shares the count. */
 export interface RateLimiter {
-  /** Counts one request of `key`; false when it is over the window's maximum. */
-  hit(key: string): Promise<boolean>;
   /** Counts one request of `key` against `max` (default: the limiter's), and says when its window ends. */
   take(key: string, max?: number): Promise<RateLimitHit>;
 }
@@ -42,7 +40,7 @@ export interface RateLimiter {
  *
  * @example
  * const limiter = createRateLimiter(engine, { interval: 60_000, max: 10 });
- * if (!(await limiter.hit(rateLimitKey('/api/auth/local', req.ip, req.body)))) throw new RateLimitError();
+ * if (!(await limiter.take(rateLimitKey('/api/auth/local', req.ip, req.body))).allowed) throw new RateLimitError();
  */
 export function createRateLimiter(engine: Engine, options: { interval: number; max: number }, now: () => number = Date.now): RateLimiter {
   let sweptAt = -Infinity;
@@ -80,7 +78,7 @@ export function createRateLimiter(engine: Engine, options: { interval: number; m
     }
     return { allowed: false, resetAt: now() + options.interval };
   };
-  return { take, hit: async (key) => (await take(key)).allowed };
+  return { take };
 }
 
 /** The auth routes whose key never includes `body.email` (Strapi's ROUTES_WITHOUT_IDENTIFIER, GHSA-7mqx-wwh4-f9fw). */

@@ -32,12 +32,12 @@ describe('createRateLimiter', () => {
     const engine = memoryEngine({ ephemeral: true });
     let now = 1_000;
     const limiter = createRateLimiter(engine, { interval: 100, max: 2 }, () => now);
-    expect([await limiter.hit('k'), await limiter.hit('k'), await limiter.hit('k'), await limiter.hit('other')]).toEqual([true, true, false, true]);
+    expect([(await limiter.take('k')).allowed, (await limiter.take('k')).allowed, (await limiter.take('k')).allowed, (await limiter.take('other')).allowed]).toEqual([true, true, false, true]);
     // A second limiter on the same engine (another app instance) shares the count.
     const instance2 = createRateLimiter(engine, { interval: 100, max: 2 }, () => now);
-    expect(await instance2.hit('k')).toBe(false);
+    expect((await instance2.take('k')).allowed).toBe(false);
     now += 100;
-    expect(await instance2.hit('k')).toBe(true);
+    expect((await instance2.take('k')).allowed).toBe(true);
     expect(await engine.count('up_rate_limits', {})).toBe(1); // the expired windows were removed
     await engine.close();
   });

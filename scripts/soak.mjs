@@ -12,7 +12,9 @@
 //     that (its CPU time) fails the soak (see maxStall below: a process the shared machine did not run for a while
 //     was not blocked by its own work);
 //  3. ../shared/tools/crash-campaign.mjs: SOAK_CRASH_ROUNDS (8) kill -9 rounds with snapshots every 64 KiB: any
-//     lost write, failed restart or stalled round fails.
+//     lost write, failed restart or stalled round fails;
+//  4. the response cache's model test (__tests__/http/caching/response-cache-model.test.ts), SOAK_CACHE_SEEDS (12)
+//     seeds of SOAK_CACHE_STEPS (400) steps: any cached answer that differs from the uncached one fails.
 // Exits non-zero on the first failure, with the server's log.
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -162,5 +164,12 @@ const [, roundsRun, acknowledged, lost, failedRestarts, stalledRounds, finalSnap
 if (roundsRun !== rounds || acknowledged === 0 || lost || failedRestarts || stalledRounds || finalSnapshot === 0) {
   fail(`crash-campaign.mjs: ${verdict[0]} (${rounds} rounds asked, every acknowledged write kept, a snapshot written)`);
 }
+// 4. The response cache's model-based test, longer: every answer of two cached routers on one engine byte-identical
+//    to an uncached router's, over random writes of every kind (SOAK_CACHE_SEEDS seeds of SOAK_CACHE_STEPS steps).
+const cacheModel = await run([path.join(repo, 'node_modules/jest/bin/jest.js'), '__tests__/http/caching/response-cache-model.test.ts'], {
+  CACHE_MODEL_SEEDS: process.env.SOAK_CACHE_SEEDS ?? '12',
+  CACHE_MODEL_STEPS: process.env.SOAK_CACHE_STEPS ?? '400',
+});
+if (cacheModel.code !== 0) fail(`the response cache model test failed (exit ${cacheModel.code}): its seed is printed above`);
 fs.rmSync(dir, { recursive: true, force: true });
 console.log(`soak: passed in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -1,75 +1,79 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Engine, Pipeline } from '../engine';
+import type { Engine } from '../engine';
+import { emptyDependencies, type ReadDependencies } from './read-dependencies';
+import type { SharedVersions } from './shared-versions';
+import { trackEngine } from './track-engine';
 
-/** One stored answer: its bytes, the headers that go with them, and the collections its read touched. */
+/** One stored answer: its bytes, the headers that go with them, and what its read depended on. */
 export interface CachedAnswer {
   readonly body: Buffer;
   readonly etag: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly collections: ReadonlySet<string>;
+  readonly reads: ReadDependencies;
 }
 
 /** What a read touched while it ran (filled by the tracking engine through AsyncLocalStorage). */
-export interface ReadRecord {
-  readonly collections: Set<string>;
+export interface ReadRecord extends ReadDependencies {
   /** The write sequence number when the read started. */
   readonly startedAt: number;
 }
 
-/** The `responseCache` option: the most bytes of bodies kept (least recently used dropped first). */
+/**
+ * What one write changed in `collection`: the `documentIds` / `ids` of the rows it wrote, or `everyReader` when
+ * it may change answers that read the collection by other keys (new rows, a row's key, status or locale changed,
+ * or keys unknown).
+ */
+export interface WriteChange {
+  readonly collection: string;
+  readonly everyReader: boolean;
+  readonly documentIds?: ReadonlySet<string>;
+  readonly ids?: ReadonlySet<string>;
+}
+
+/** The `responseCache` option (docs/caching.md). */
 export interface ResponseCacheOptions {
+  /** The most bytes of bodies kept (least recently used dropped first). */
   maxBytes: number;
+  /**
+   * Several routers (processes, or router instances) share the database: every write bumps a version row and
+   * every cached read first reads the versions (one query). Default: true, but on the memory engine (one process).
+   */
+  shared?: boolean;
 }
 
 /** The bytes an entry is counted for beyond its body (key, headers, bookkeeping). */
 const ENTRY_OVERHEAD = 512;
 
-/**
- * The collections an aggregation pipeline reads besides its own: `$lookup.from`, `$graphLookup.from`,
- * `$unionWith` (a name or `{ coll }`), in nested pipelines and `$facet`s too.
- *
- * @example
- * pipelineCollections([{ $lookup: { from: 'authors', pipeline: [{ $lookup: { from: 'files' } }] } }]); // ['authors', 'files']
- */
-export function pipelineCollections(pipeline: Pipeline, into: Set<string> = new Set()): Set<string> {
-  for (const stage of pipeline as readonly Record<string, unknown>[]) {
-    const lookup = (stage.$lookup ?? stage.$graphLookup) as { from?: unknown; pipeline?: unknown } | undefined;
-    if (lookup) {
-      if (typeof lookup.from === 'string') into.add(lookup.from);
-      if (Array.isArray(lookup.pipeline)) pipelineCollections(lookup.pipeline as Pipeline, into);
-    }
-    const union = stage.$unionWith as string | { coll?: unknown; pipeline?: unknown } | undefined;
-    if (typeof union === 'string') into.add(union);
-    else if (union) {
-      if (typeof union.coll === 'string') into.add(union.coll);
-      if (Array.isArray(union.pipeline)) pipelineCollections(union.pipeline as Pipeline, into);
-    }
-    const facet = stage.$facet as Record<string, unknown> | undefined;
-    if (facet) for (const sub of Object.values(facet)) if (Array.isArray(sub)) pipelineCollections(sub as Pipeline, into);
-  }
-  return into;
-}
+const intersects = (a: ReadonlySet<string> | undefined, b: ReadonlySet<string>): boolean => {
+  if (!a) return false;
+  const [small, large] = a.size < b.size ? [a, b] : [b, a];
+  for (const x of small) if (large.has(x)) return true;
+  return false;
+};
 
 /**
  * The router's response cache: an LRU of answers within a byte budget, and the bookkeeping that keeps it exact.
  *
- * Every write through the engine ({@link ResponseCache.track}) drops the entries that read its collection, when it
+ * Every write through the tracked engine ({@link ResponseCache.track}) drops the entries it can change, when it
  * starts and when it ends (and, for writes inside a transaction, when the transaction ends: they are visible
- * then). A read's answer is stored only if none of the collections it read was written while it ran, nor is being
- * written, nor was written in a transaction still open: an answer computed from data a write was changing is
- * never kept. One process only: another instance's writes are not seen (docs/caching.md).
+ * then): an entry that read the written collection as a set, or by a key the write touched ({@link WriteChange}).
+ * A read's answer is stored only if none of the collections it read was written while it ran, nor is being
+ * written, nor was written in a transaction still open. With {@link ResponseCacheOptions.shared}, other routers'
+ * writes are seen through {@link SharedVersions} ({@link ResponseCache.sync}, before each lookup).
  */
 export class ResponseCache {
   private readonly entries = new Map<string, CachedAnswer & { bytes: number }>();
   /** The keys of the entries that read each collection. */
   private readonly readers = new Map<string, Set<string>>();
+  /** How many entries read each collection by key only (a write of it then needs its keys). */
+  private readonly keyedReaders = new Map<string, number>();
   private bytes = 0;
   private seq = 0;
   private readonly lastWrite = new Map<string, number>();
-  private readonly inFlight = new Map<string, number>();
-  private readonly pending = new Set<string>();
-  private openTransactions = 0;
+  private readonly writing = new Map<string, number>();
   private readonly reads = new AsyncLocalStorage<ReadRecord>();
+  private versions: SharedVersions | undefined;
+  private foreign = new Map<string, number>();
 
   constructor(private readonly options: ResponseCacheOptions) {}
 
@@ -96,27 +100,34 @@ export class ResponseCache {
     return entry;
   }
 
-  /** Runs `fn` recording the collections its engine reads touch. */
+  /** Runs `fn` recording what its engine reads depend on. */
   record<T>(fn: (record: ReadRecord) => T): T {
-    const record: ReadRecord = { collections: new Set(), startedAt: this.seq };
+    const record: ReadRecord = { ...emptyDependencies(), startedAt: this.seq };
     return this.reads.run(record, () => fn(record));
   }
 
+  /** The read being recorded in this async context, if any (for the tracking engine). */
+  currentRead(): ReadRecord | undefined {
+    return this.reads.getStore();
+  }
+
   /** Stores an answer if nothing it read changed (or is changing) since its read started; false if not stored. */
-  store(key: string, record: ReadRecord, answer: Omit<CachedAnswer, 'collections'>): boolean {
+  store(key: string, record: ReadRecord, answer: Omit<CachedAnswer, 'reads'>): boolean {
     if (record.collections.size === 0) return false;
     for (const c of record.collections) {
-      if ((this.lastWrite.get(c) ?? -1) > record.startedAt || (this.inFlight.get(c) ?? 0) > 0 || this.pending.has(c)) return false;
+      if ((this.lastWrite.get(c) ?? -1) > record.startedAt || (this.writing.get(c) ?? 0) > 0) return false;
     }
     const bytes = answer.body.length + key.length * 2 + ENTRY_OVERHEAD;
     if (bytes > this.options.maxBytes) return false;
     this.delete(key);
-    this.entries.set(key, { ...answer, collections: new Set(record.collections), bytes });
+    const { startedAt: _, ...reads } = record;
+    this.entries.set(key, { ...answer, reads, bytes });
     this.bytes += bytes;
     for (const c of record.collections) {
       let keys = this.readers.get(c);
       if (!keys) this.readers.set(c, (keys = new Set()));
       keys.add(key);
+      if (!record.sets.has(c)) this.keyedReaders.set(c, (this.keyedReaders.get(c) ?? 0) + 1);
     }
     for (const [oldest] of this.entries) {
       if (this.bytes <= this.options.maxBytes) break;
@@ -125,64 +136,58 @@ export class ResponseCache {
     return true;
   }
 
-  /** Drops every entry that read `collection`, and marks it written now. */
-  invalidate(collection: string): void {
-    this.lastWrite.set(collection, ++this.seq);
-    const keys = this.readers.get(collection);
-    if (keys) for (const key of [...keys]) this.delete(key);
+  /** Whether some entry reads `collection` by key only: a write of it must then say which keys it wrote. */
+  hasKeyedReaders(collection: string): boolean {
+    return (this.keyedReaders.get(collection) ?? 0) > 0;
+  }
+
+  /** Drops the entries a write can change (a collection name alone: every entry that read it), and marks it written now. */
+  invalidate(change: WriteChange | string): void {
+    const c: WriteChange = typeof change === 'string' ? { collection: change, everyReader: true } : change;
+    this.lastWrite.set(c.collection, ++this.seq);
+    const keys = this.readers.get(c.collection);
+    if (!keys) return;
+    for (const key of [...keys]) {
+      const { reads } = this.entries.get(key)!;
+      const fields = reads.keyed.get(c.collection);
+      const drop =
+        c.everyReader ||
+        reads.sets.has(c.collection) ||
+        (fields?.has('documentId') === true && c.documentIds !== undefined && intersects(c.documentIds, reads.documentIds)) ||
+        (fields?.has('id') === true && c.ids !== undefined && intersects(c.ids, reads.ids));
+      if (drop) this.delete(key);
+    }
+  }
+
+  /** A write of `collection` starts (answers reading it are not stored until it ends) or ends (`delta` -1). */
+  writingChange(collection: string, delta: 1 | -1): void {
+    this.writing.set(collection, (this.writing.get(collection) ?? 0) + delta);
+  }
+
+  /** Counts this router's writes in the shared versions (no-op unless `shared`). */
+  async bump(collections: Iterable<string>): Promise<void> {
+    await this.versions?.bump(collections);
+  }
+
+  /**
+   * Reads the shared versions (one query) and drops the entries of every collection another router wrote since
+   * the last read. Call it before a lookup; without `shared` it does nothing.
+   */
+  async sync(): Promise<void> {
+    if (!this.versions) return;
+    const now = await this.versions.read();
+    for (const c of new Set([...now.keys(), ...this.foreign.keys()])) {
+      if ((now.get(c) ?? 0) !== (this.foreign.get(c) ?? 0)) this.invalidate(c);
+    }
+    this.foreign = now;
   }
 
   /** The engine whose reads are recorded and whose writes invalidate (every part of the router must use it). */
   track(engine: Engine): Engine {
-    const noteRead = (collection: string, pipeline?: Pipeline): void => {
-      const record = this.reads.getStore();
-      if (!record) return;
-      record.collections.add(collection);
-      if (pipeline) pipelineCollections(pipeline, record.collections);
-    };
-    const write = async <T>(collection: string, run: () => Promise<T>): Promise<T> => {
-      this.inFlight.set(collection, (this.inFlight.get(collection) ?? 0) + 1);
-      if (this.openTransactions > 0) this.pending.add(collection);
-      this.invalidate(collection);
-      try {
-        return await run();
-      } finally {
-        this.inFlight.set(collection, this.inFlight.get(collection)! - 1);
-        this.invalidate(collection);
-      }
-    };
-    const transaction = async <T>(fn: () => Promise<T>): Promise<T> => {
-      this.openTransactions++;
-      try {
-        return await engine.transaction(fn);
-      } finally {
-        // Writes of a transaction are visible when it ends: drop again what they touched. With transactions still
-        // open (concurrent ones), their collections stay pending: answers reading them are not stored.
-        if (--this.openTransactions === 0) {
-          const written = [...this.pending];
-          this.pending.clear();
-          for (const c of written) this.invalidate(c);
-        }
-      }
-    };
-    const overrides: Partial<Engine> = {
-      aggregate: (collection, pipeline, options) => (noteRead(collection, pipeline), engine.aggregate(collection, pipeline, options)),
-      find: (collection, filter, options) => (noteRead(collection), engine.find(collection, filter, options)),
-      count: (collection, filter) => (noteRead(collection), engine.count(collection, filter)),
-      insertMany: (collection, rows) => write(collection, () => engine.insertMany(collection, rows)),
-      updateMany: (collection, filter, update) => write(collection, () => engine.updateMany(collection, filter, update)),
-      replaceOne: (collection, filter, row) => write(collection, () => engine.replaceOne(collection, filter, row)),
-      deleteMany: (collection, filter) => write(collection, () => engine.deleteMany(collection, filter)),
-      transaction,
-    };
-    return new Proxy(engine, {
-      get(target, prop) {
-        if (typeof prop === 'string' && prop in overrides) return overrides[prop as keyof Engine];
-        // Getters and methods run on the engine itself (its private fields are not the proxy's).
-        const value = Reflect.get(target, prop) as unknown;
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      },
-    });
+    const shared = this.options.shared ?? engine.name !== 'memory';
+    const tracked = trackEngine(this, engine, shared);
+    this.versions = tracked.versions;
+    return tracked.engine;
   }
 
   private delete(key: string): void {
@@ -190,6 +195,9 @@ export class ResponseCache {
     if (!entry) return;
     this.entries.delete(key);
     this.bytes -= entry.bytes;
-    for (const c of entry.collections) this.readers.get(c)?.delete(key);
+    for (const c of entry.reads.collections) {
+      this.readers.get(c)?.delete(key);
+      if (!entry.reads.sets.has(c)) this.keyedReaders.set(c, this.keyedReaders.get(c)! - 1);
+    }
   }
 }

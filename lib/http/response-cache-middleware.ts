@@ -53,10 +53,12 @@ export function responseCacheMiddleware(cache: ResponseCache): RequestHandler {
     const sourceMaps = String(req.headers['strapi-encode-source-maps'] ?? '');
     return `${caller}\0${format}\0${sourceMaps}\0${req.baseUrl}${req.path}?${normalizeQuery(rawQueryString(req))}`;
   };
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const ability = knownAbility(req);
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !ability || !sharesByGrants(ability)) return next();
     const key = keyOf(req, ability);
+    // Several routers on one database: first drop what the others wrote (one read of the versions).
+    await cache.sync();
     if (!bypasses(req)) {
       const hit = cache.get(key);
       if (hit) {

@@ -75,7 +75,7 @@ export const routerOptionsSchema = {
     lifecycles: { type: 'object' },
     routes: { type: 'object' },
     cacheControl: cacheControlSchema,
-    responseCache: { anyOf: [{ type: 'object', required: ['maxBytes'], additionalProperties: false, properties: { maxBytes: { type: 'integer', minimum: 1024, maximum: Number.MAX_SAFE_INTEGER } } }, { const: false }] },
+    responseCache: { anyOf: [{ type: 'object', required: ['maxBytes'], additionalProperties: false, properties: { maxBytes: { type: 'integer', minimum: 1024, maximum: Number.MAX_SAFE_INTEGER }, shared: { type: 'boolean' } } }, { const: false }] },
     onError: {},
     readyWaitMS: { type: 'integer', minimum: 0, maximum: 2147483647 },
     logger: {},

@@ -1,23 +1,9 @@
 import { memoryEngine } from '../../../lib';
 import type { Engine } from '../../../lib/engine';
-import { pipelineCollections, ResponseCache } from '../../../lib/cache/response-cache';
+import { ResponseCache } from '../../../lib/cache/response-cache';
 import { normalizeQuery } from '../../../lib/http/response-cache-middleware';
 
 const answer = (text: string) => ({ body: Buffer.from(text), etag: `"${text}"`, headers: { 'content-type': 'application/json; charset=utf-8' } });
-
-describe('pipelineCollections', () => {
-  test('names every collection of $lookup, $graphLookup, $unionWith and $facet, nested', () => {
-    const pipeline = [
-      { $match: { a: 1 } },
-      { $lookup: { from: 'authors', as: 'a', pipeline: [{ $lookup: { from: 'files', as: 'f' } }] } },
-      { $graphLookup: { from: 'categories', startWith: '$x', connectFromField: 'p', connectToField: 'id', as: 'c' } },
-      { $unionWith: 'articles' },
-      { $unionWith: { coll: 'components_seo', pipeline: [{ $unionWith: { coll: 'tags' } }] } },
-      { $facet: { one: [{ $lookup: { from: 'locales', as: 'l' } }] } },
-    ];
-    expect([...pipelineCollections(pipeline as never)].sort()).toEqual(['articles', 'authors', 'categories', 'components_seo', 'files', 'locales', 'tags']);
-  });
-});
 
 describe('normalizeQuery', () => {
   test.each<[string, string]>([
@@ -67,7 +53,7 @@ describe('ResponseCache', () => {
   });
 
   test('while a transaction that wrote a collection is open, answers reading it are not stored; after it, they are', async () => {
-    const cache = new ResponseCache({ maxBytes: 1e6 });
+    const cache = new ResponseCache({ maxBytes: 1e6, shared: false });
     // An engine whose transaction only runs fn (a memory engine serialises reads behind an open transaction).
     const fake = { transaction: <T>(fn: () => Promise<T>) => fn(), find: async () => [], insertMany: async () => undefined };
     const engine = cache.track(fake as unknown as Engine);
@@ -93,6 +79,47 @@ describe('ResponseCache', () => {
       return [...r.collections].sort();
     });
     expect(collections).toEqual(['articles', 'authors']);
+    await engine.close();
+  });
+});
+
+describe('ResponseCache: exact invalidation', () => {
+  const stored = (cache: ResponseCache, key: string, fill: (r: Parameters<Parameters<ResponseCache['record']>[0]>[0]) => void) =>
+    cache.record((r) => (fill(r), cache.store(key, r, answer(key))));
+
+  test('a write by key drops the entries holding that key or reading the collection as a set, and no others', () => {
+    const cache = new ResponseCache({ maxBytes: 1e6, shared: false });
+    stored(cache, 'populates-x', (r) => (r.collections.add('articles').add('authors'), r.sets.add('articles'), r.keyed.set('authors', new Set(['documentId'])), r.documentIds.add('x')));
+    stored(cache, 'populates-y', (r) => (r.collections.add('articles').add('authors'), r.sets.add('articles'), r.keyed.set('authors', new Set(['documentId'])), r.documentIds.add('y')));
+    stored(cache, 'authors-list', (r) => (r.collections.add('authors'), r.sets.add('authors')));
+    stored(cache, 'articles-only', (r) => (r.collections.add('articles'), r.sets.add('articles')));
+    cache.invalidate({ collection: 'authors', everyReader: false, documentIds: new Set(['x']), ids: new Set(['9']) });
+    expect(['populates-x', 'populates-y', 'authors-list', 'articles-only'].map((k) => Boolean(cache.get(k)))).toEqual([false, true, false, true]);
+    // A new row (or keys unknown) may be one a join looked for and did not find: every reader of the collection goes.
+    cache.invalidate({ collection: 'authors', everyReader: true });
+    expect(['populates-y', 'articles-only'].map((k) => Boolean(cache.get(k)))).toEqual([false, true]);
+  });
+
+  test('an insert drops a join that found nothing; putting back a version its transaction removed (a publish) is by key', async () => {
+    const cache = new ResponseCache({ maxBytes: 1e6, shared: false });
+    const engine = cache.track(memoryEngine({ ephemeral: true }));
+    await engine.init([{ name: 'articles', indexes: [] }, { name: 'authors', indexes: [] }]);
+    await engine.insertMany('articles', [{ id: 1, documentId: 'a', author: 'x' }, { id: 2, documentId: 'b', author: 'y' }]);
+    await engine.insertMany('authors', [{ id: 5, documentId: 'y', _status: 'published' }]);
+    const populate = (documentId: string) => [{ $match: { documentId } }, { $lookup: { from: 'authors', localField: 'author', foreignField: 'documentId', pipeline: [{ $match: { _status: 'published' } }], as: 'author' } }];
+    const read = (key: string, documentId: string) => cache.record(async (r) => cache.store(key, r, answer(JSON.stringify(await engine.aggregate('articles', populate(documentId) as never)))));
+    expect(await read('a-missing-x', 'a')).toBe(true);
+    expect(await read('b-with-y', 'b')).toBe(true);
+    // Publishing y again: its published row removed and put back in one transaction.
+    await engine.transaction(async () => {
+      await engine.deleteMany('authors', { documentId: 'y', _status: 'published' });
+      await engine.insertMany('authors', [{ id: 6, documentId: 'y', _status: 'published' }]);
+    });
+    expect([Boolean(cache.get('a-missing-x')), Boolean(cache.get('b-with-y'))]).toEqual([true, false]);
+    expect(await read('b-with-y', 'b')).toBe(true);
+    // x published for the first time: the answer of a changes although x was not in it.
+    await engine.insertMany('authors', [{ id: 7, documentId: 'x', _status: 'published' }]);
+    expect([Boolean(cache.get('a-missing-x')), Boolean(cache.get('b-with-y'))]).toEqual([false, false]);
     await engine.close();
   });
 });

@@ -51,6 +51,9 @@ const intersects = (a: ReadonlySet<string> | undefined, b: ReadonlySet<string>):
   return false;
 };
 
+/** Whether a read depended on `collection` by key only (not as a set). */
+const byKeyOnly = (reads: ReadDependencies, collection: string): boolean => reads.keyed.has(collection) && !reads.sets.has(collection);
+
 /**
  * The router's response cache: an LRU of answers within a byte budget, and the bookkeeping that keeps it exact.
  *
@@ -127,7 +130,7 @@ export class ResponseCache {
       let keys = this.readers.get(c);
       if (!keys) this.readers.set(c, (keys = new Set()));
       keys.add(key);
-      if (!record.sets.has(c)) this.keyedReaders.set(c, (this.keyedReaders.get(c) ?? 0) + 1);
+      if (byKeyOnly(record, c)) this.keyedReaders.set(c, (this.keyedReaders.get(c) ?? 0) + 1);
     }
     for (const [oldest] of this.entries) {
       if (this.bytes <= this.options.maxBytes) break;
@@ -150,11 +153,13 @@ export class ResponseCache {
     for (const key of [...keys]) {
       const { reads } = this.entries.get(key)!;
       const fields = reads.keyed.get(c.collection);
+      // Read as a set (or not known to be by key only): any write of the collection may change it.
       const drop =
         c.everyReader ||
+        !fields ||
         reads.sets.has(c.collection) ||
-        (fields?.has('documentId') === true && c.documentIds !== undefined && intersects(c.documentIds, reads.documentIds)) ||
-        (fields?.has('id') === true && c.ids !== undefined && intersects(c.ids, reads.ids));
+        (fields.has('documentId') && c.documentIds !== undefined && intersects(c.documentIds, reads.documentIds)) ||
+        (fields.has('id') && c.ids !== undefined && intersects(c.ids, reads.ids));
       if (drop) this.delete(key);
     }
   }
@@ -197,7 +202,7 @@ export class ResponseCache {
     this.bytes -= entry.bytes;
     for (const c of entry.reads.collections) {
       this.readers.get(c)?.delete(key);
-      if (!entry.reads.sets.has(c)) this.keyedReaders.set(c, this.keyedReaders.get(c)! - 1);
+      if (byKeyOnly(entry.reads, c)) this.keyedReaders.set(c, this.keyedReaders.get(c)! - 1);
     }
   }
 }

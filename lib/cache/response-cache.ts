@@ -43,6 +43,8 @@ export interface ResponseCacheOptions {
 
 /** The bytes an entry is counted for beyond its body (key, headers, bookkeeping). */
 const ENTRY_OVERHEAD = 512;
+/** The bytes one recorded key is counted for beyond its characters. */
+const KEY_OVERHEAD = 48;
 
 const intersects = (a: ReadonlySet<string> | undefined, b: ReadonlySet<string>): boolean => {
   if (!a) return false;
@@ -120,7 +122,10 @@ export class ResponseCache {
     for (const c of record.collections) {
       if ((this.lastWrite.get(c) ?? -1) > record.startedAt || (this.writing.get(c) ?? 0) > 0) return false;
     }
-    const bytes = answer.body.length + key.length * 2 + ENTRY_OVERHEAD;
+    let bytes = answer.body.length + key.length * 2 + ENTRY_OVERHEAD;
+    // The keys it keeps count too (a string in a Set: about its UTF-16 length and 48 bytes).
+    for (const k of record.documentIds) bytes += k.length * 2 + KEY_OVERHEAD;
+    for (const k of record.ids) bytes += k.length * 2 + KEY_OVERHEAD;
     if (bytes > this.options.maxBytes) return false;
     this.delete(key);
     const { startedAt: _, ...reads } = record;

@@ -14,7 +14,12 @@ const versionOf = (row: Row): string => JSON.stringify([row.documentId, row.loca
 interface TxWrites {
   readonly changes: Map<string, WriteChange>;
   readonly removed: Set<string>;
+  /** The collections a write changed (an update or delete that matched nothing changed nothing: no version bump). */
+  readonly changed: Set<string>;
 }
+
+/** Whether a write's result says it changed something (`updateMany`/`replaceOne`/`deleteMany` return a count). */
+const changedAnything = (result: unknown): boolean => typeof result !== 'number' || result > 0;
 
 function merge(a: WriteChange | undefined, b: WriteChange): WriteChange {
   if (!a) return b;
@@ -79,20 +84,25 @@ export function trackEngine(cache: ResponseCache, engine: Engine, shared: boolea
     if (!tx || !tx.changes.has(collection)) cache.writingChange(collection, 1);
     if (tx) tx.changes.set(collection, merge(tx.changes.get(collection), change));
     cache.invalidate(change);
+    let changed = true;
     try {
-      return await run();
+      const result = await run();
+      changed = changedAnything(result);
+      return result;
     } finally {
       cache.invalidate(change);
+      if (tx && changed) tx.changed.add(collection);
       if (!tx) {
         cache.writingChange(collection, -1);
-        await versions?.bump([collection]);
+        // Other routers need not hear of a write that matched nothing (a webhook outbox's poll, a rate limit's).
+        if (changed) await versions?.bump([collection]);
       }
     }
   };
 
   const transaction = async <T>(fn: () => Promise<T>): Promise<T> => {
     if (txScope.getStore()) return engine.transaction(fn);
-    const tx: TxWrites = { changes: new Map(), removed: new Set() };
+    const tx: TxWrites = { changes: new Map(), removed: new Set(), changed: new Set() };
     try {
       return await engine.transaction(() => {
         // A retried transaction (MongoDB) runs fn again: what a rolled-back attempt wrote is still dropped at the end.
@@ -105,7 +115,7 @@ export function trackEngine(cache: ResponseCache, engine: Engine, shared: boolea
         cache.invalidate(change);
         cache.writingChange(change.collection, -1);
       }
-      await versions?.bump(tx.changes.keys());
+      await versions?.bump(tx.changed);
     }
   };
 

@@ -123,3 +123,33 @@ describe('ResponseCache: exact invalidation', () => {
     await engine.close();
   });
 });
+
+describe('ResponseCache: shared versions', () => {
+  test("another router's write drops the entries reading its collection at the next sync; a write that matched nothing is not announced", async () => {
+    const bare = memoryEngine({ ephemeral: true });
+    const a = new ResponseCache({ maxBytes: 1e6, shared: true });
+    const b = new ResponseCache({ maxBytes: 1e6, shared: true });
+    const ea = a.track(bare);
+    const eb = b.track(bare);
+    await ea.init([{ name: 'articles', indexes: [] }, { name: 'authors', indexes: [] }]);
+    await eb.init([{ name: 'articles', indexes: [] }, { name: 'authors', indexes: [] }]);
+    await ea.insertMany('authors', [{ id: 1, documentId: 'x' }]);
+    await b.sync();
+    const read = (key: string, collection: string) => b.record(async (r) => (await eb.find(collection, {}), b.store(key, r, answer(key))));
+    expect(await read('authors', 'authors')).toBe(true);
+    expect(await read('articles', 'articles')).toBe(true);
+    await ea.updateMany('authors', { documentId: 'nobody' }, { $set: { name: 'n' } });
+    await b.sync();
+    expect([Boolean(b.get('authors')), Boolean(b.get('articles'))]).toEqual([true, true]);
+    await ea.updateMany('authors', { documentId: 'x' }, { $set: { name: 'n' } });
+    expect(Boolean(b.get('authors'))).toBe(true); // not synced yet: the next request syncs first
+    await b.sync();
+    expect([Boolean(b.get('authors')), Boolean(b.get('articles'))]).toEqual([false, true]);
+    // Its own writes do not look foreign to a router.
+    await eb.updateMany('authors', { documentId: 'x' }, { $set: { name: 'm' } });
+    expect(await read('articles', 'articles')).toBe(true);
+    await b.sync();
+    expect(Boolean(b.get('articles'))).toBe(true);
+    await bare.close();
+  });
+});

@@ -167,8 +167,8 @@ if (roundsRun !== rounds || acknowledged === 0 || lost || failedRestarts || stal
 // 4. The response cache's model-based test, longer: every answer of two cached routers on one engine byte-identical
 //    to an uncached router's, over random writes of every kind (SOAK_CACHE_SEEDS seeds of SOAK_CACHE_STEPS steps).
 const cacheModel = await run([path.join(repo, 'node_modules/jest/bin/jest.js'), '__tests__/http/caching/response-cache-model.test.ts'], {
-  CACHE_MODEL_SEEDS: process.env.SOAK_CACHE_SEEDS ?? '12',
-  CACHE_MODEL_STEPS: process.env.SOAK_CACHE_STEPS ?? '400',
+  CACHE_MODEL_SEEDS: process.env.SOAK_CACHE_SEEDS ?? '4',
+  CACHE_MODEL_STEPS: process.env.SOAK_CACHE_STEPS ?? '300',
 });
 if (cacheModel.code !== 0) fail(`the response cache model test failed (exit ${cacheModel.code}): its seed is printed above`);
 fs.rmSync(dir, { recursive: true, force: true });

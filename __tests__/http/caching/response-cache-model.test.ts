@@ -19,7 +19,7 @@ import { blogAuthOptions, FULL_KEY, READ_KEY } from '../auth/blog-auth-app';
  * MONGODB_URI, one MongoDB); writes go through either. Each read goes to both and to a router without the cache:
  * status, bytes and ETag must be identical. The seed is printed with any difference.
  * CACHE_MODEL_SEED replays a seed; CACHE_MODEL_SEEDS=<n> runs seeds 1..n; CACHE_MODEL_STEPS=<n> runs longer
- * (scripts/soak.mjs runs 12 seeds of 400 steps).
+ * (scripts/soak.mjs runs 4 seeds of 300 steps).
  */
 const SEEDS = process.env.CACHE_MODEL_SEED
   ? [Number(process.env.CACHE_MODEL_SEED)]

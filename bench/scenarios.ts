@@ -19,6 +19,15 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'relation filter+sort+page 3',
     path: () => '/api/articles?filters[author][name][$startsWith]=Author%201&sort=title:desc&pagination[page]=3',
   },
+  // Issue 32: a category list showing each category's 6 latest articles and their total, vs every article.
+  {
+    name: 'categories, 6 articles each + total',
+    path: () => '/api/categories?fields[0]=name&populate[articles][fields][0]=title&populate[articles][sort][0]=publishDate:desc&populate[articles][limit]=6&populate[articles][withCount]=true',
+  },
+  {
+    name: 'categories, all articles',
+    path: () => '/api/categories?fields[0]=name&populate[articles][fields][0]=title&populate[articles][sort][0]=publishDate:desc',
+  },
 ];
 
 /** The name of the scenario whose response bytes the ceiling route returns. */

@@ -46,9 +46,11 @@ export interface ContentRouterOptions {
   /**
    * REST limits: `defaultLimit` 25 and `maxLimit` 100 (page sizes), `maxDepth` 10 (how many relations and
    * components a populate tree or a sort path may go through; deeper is a 400), `maxJoinedRows` 10000 (the
-   * most rows the populates of one read may join, all levels together; more is a 400 naming the populate path).
+   * most rows the populates of one read may join, all levels together; more is a 400 naming the populate path),
+   * `populatePagination` true (`populate[<rel>][start|limit|withCount]` per parent row; false answers Strapi 5's
+   * `400 Invalid key` to them, docs/rest-api.md).
    */
-  rest?: { defaultLimit?: number; maxLimit?: number; maxDepth?: number; maxJoinedRows?: number };
+  rest?: { defaultLimit?: number; maxLimit?: number; maxDepth?: number; maxJoinedRows?: number; populatePagination?: boolean };
   /** Configured locales (codes, or `{ code, name }` with a display name); default `{ locales: ['en'], defaultLocale: 'en' }`. */
   i18n?: I18nOptions;
   /**
@@ -209,6 +211,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     maxLimit: options.rest?.maxLimit ?? 100,
     maxDepth: options.rest?.maxDepth ?? DEFAULT_MAX_DEPTH,
     maxJoinedRows: options.rest?.maxJoinedRows ?? DEFAULT_MAX_JOINED_ROWS,
+    populatePagination: options.rest?.populatePagination ?? true,
   };
   const logger = createLogger(options.logger);
   const webhooks = createWebhooks(options.webhooks, { registry, engine, logger, ready: () => readiness.ready });

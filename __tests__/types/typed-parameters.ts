@@ -67,7 +67,7 @@ export async function typedReads(router: ContentRouter): Promise<number[]> {
   });
   assertType<Equal<typeof list, Article[]>>();
   const all = await articles.findMany({ populate: '*', fields: '*', sort: 'publishDate' });
-  const deep = await articles.findMany({ populate: ['author', 'seo.socials', { blocks: { populate: '*' } }, { categories: { count: true } }] });
+  const deep = await articles.findMany({ populate: ['author', 'seo.socials', { blocks: { populate: '*' } }, { categories: { count: true } }, { gallery: { start: 0, limit: 2, withCount: true } }] });
   const first = await articles.findFirst({ filters: { slug: { $notNull: true } } });
   const one = await articles.findOne({ documentId: first?.documentId ?? 'none', populate: 'cover' });
   const published = await articles.count({ filters: { publishedAt: { $notNull: true } }, status: 'published' });

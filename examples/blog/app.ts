@@ -24,7 +24,8 @@ export interface BlogAppOptions {
   /**
    * Strapi's draft rule (`auth.drafts: 'strapi'`): whoever may `find` a type reads its drafts. Default: true when
    * the environment has `STRAPI_COMPAT=1` (how the conformance corpus is replayed), else false: drafts take the
-   * `findDrafts` grant (the API tokens have it, the Public role does not).
+   * `findDrafts` grant (the API tokens have it, the Public role does not). Also Strapi's 400 to populate
+   * pagination keys (`rest.populatePagination: false`).
    */
   strapiCompat?: boolean;
   /**
@@ -76,7 +77,8 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
     components: model.components,
     engine,
     i18n: { locales: model.permissions.locales.all, defaultLocale: model.permissions.locales.default },
-    rest: { defaultLimit: 25, maxLimit: 100 },
+    // STRAPI_COMPAT=1: populate[<rel>][start|limit|withCount] answer Strapi 5's 400 (docs/rest-api.md).
+    rest: { defaultLimit: 25, maxLimit: 100, ...(strapiCompat ? { populatePagination: false } : {}) },
     auth: {
       public: { actions: model.permissions.public.actions },
       apiTokens: model.permissions.apiTokens.map((t) => ({ name: t.name, type: t.type, accessKey: t.accessKey })),

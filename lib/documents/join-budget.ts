@@ -71,7 +71,7 @@ export function fanOutDepth(nodes: readonly Pick<BoundNode, 'one' | 'children'>[
 
 /**
  * An upper bound of the rows the populate of `rows` parent rows joins: a to-one join at most one per row, any
- * other at most the rows of its collection in its scope, with `statistics` at most its fan-out statistic when its
+ * other at most its per-parent `limit` (a paged populate) and the rows of its collection in its scope, with `statistics` at most its fan-out statistic when its
  * collection is small enough to compute it (join-statistics), and at most `max + 1` (its `$limit`). Stops asking
  * once over `max`. (checkJoinBudget tries the counts alone first: they cost no aggregate.)
  *
@@ -99,12 +99,15 @@ export interface BoundNode {
   readonly scope: Filter;
   readonly one: boolean;
   readonly fanOut?: FanOutStatistic;
+  /** The most rows one row keeps here (a paged populate's `limit`), when given. */
+  readonly limit?: number;
   readonly children: readonly BoundNode[];
 }
 
-/** The most rows one row may join through `node` (not a to-one join): see {@link joinBound}. */
+/** The most rows one row may join through `node` (not a to-one join), at most its `limit`: see {@link joinBound}. */
 async function fanOutBound(engine: Engine, node: BoundNode, max: number, statistics: boolean): Promise<number> {
-  const rows = Math.min(max + 1, await scopeCount(engine, node.collection, node.scope));
+  if (node.limit !== undefined && node.limit <= 1) return node.limit;
+  const rows = Math.min(max + 1, node.limit ?? Infinity, await scopeCount(engine, node.collection, node.scope));
   const most = statistics && node.fanOut && rows > 1 ? await maxFanOut(engine, node.fanOut, max) : undefined;
   return most === undefined ? rows : Math.min(rows, most);
 }

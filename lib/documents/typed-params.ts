@@ -92,7 +92,15 @@ type SortObject<D> = { [K in ScalarKeys<D>]?: SortOrder } & { [K in NestedKeys<D
 export type DocumentSort<D> = IsUntyped<D> extends true ? unknown : List<SortString<D> | SortObject<D>>;
 
 type ComponentOptions<C> = { fields?: DocumentFields<C>; populate?: DocumentPopulate<C> };
-type RelationOptions<T> = ComponentOptions<T> & { filters?: TypedFilters<T>; sort?: DocumentSort<T>; count?: Flag };
+type RelationOptions<T> = ComponentOptions<T> & {
+  filters?: TypedFilters<T>;
+  sort?: DocumentSort<T>;
+  count?: Flag;
+  /** Per parent entry (a to-many relation, media `multiple`, `localizations`): rows to skip, most rows to keep, the total in `meta`. */
+  start?: number | string;
+  limit?: number | string;
+  withCount?: Flag;
+};
 /** A dynamic zone: `on` each component, or one `populate` for all of them (each takes the keys it has). */
 type ZoneOptions<Z extends { __component: string }> =
   | { on?: { [N in Z['__component']]?: Flag | '*' | ComponentOptions<Omit<Extract<Z, { __component: N }>, '__component'>> } }
@@ -103,7 +111,8 @@ type PopulateString<D> = '*' | PopulatedKeys<D> | `${PopulatedKeys<D>}.${string}
 
 /**
  * `populate`: `'*'`, a relation, media, component or dynamic zone (`'author'`, a dotted path `'seo.metaImage'`), a
- * list of them, or an object with each one's `fields`, `filters`, `sort`, `populate`, `count` (a zone: `on`).
+ * list of them, or an object with each one's `fields`, `filters`, `sort`, `populate`, `count`, `start`, `limit`,
+ * `withCount` (a zone: `on`).
  */
 export type DocumentPopulate<D> = IsUntyped<D> extends true ? unknown : List<PopulateString<D> | PopulateObject<D>>;
 

@@ -5,6 +5,7 @@ import { bytesOf, JsonBytes } from './json-bytes';
 import { writeCopiedJson, writeJson } from './json-value';
 import { arrayJson, byIdentity, entry, isRow, objectJson, rowsJson, set, Unsupported, writeStoredOrNull, type Entries, type Row, type RowWrite, type ValueWrite } from './row-json';
 import { cachedWriter } from './writer-cache';
+import { totalsJson } from './populate-totals';
 
 export type { RowWrite } from './row-json';
 
@@ -71,6 +72,8 @@ function documentJson(registry: Registry, uid: string, selection: Selection): Ro
       return true;
     }));
   }
+  const totals = totalsJson(selection.populate);
+  if (totals) set(entries, 'meta', entry('meta', totals));
   return objectJson(entries);
 }
 

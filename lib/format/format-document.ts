@@ -1,6 +1,7 @@
 import type { Attributes, Registry } from '../schema';
 import type { PopulateMap, PopulateNode } from '../query/types';
 import { copyValue } from './json-value';
+import { populateTotals } from './populate-totals';
 
 type Row = Record<string, unknown>;
 
@@ -31,6 +32,8 @@ export function formatDocument(registry: Registry, uid: string, row: Row, select
   if (loc && Array.isArray(row.localizations)) {
     out.localizations = (row.localizations as Row[]).map((r) => formatDocument(registry, uid, r, loc));
   }
+  const totals = populateTotals(row, selection.populate);
+  if (totals) out.meta = totals;
   return out;
 }
 

@@ -10,7 +10,7 @@ const writers = new WeakMap<Registry, Map<string, unknown>>();
 
 /**
  * The writer compiled for `uid` and a selection with the same output shape (fields, populated names, `on`,
- * `count`; filters and sorts do not change the text), compiling it with `compile` the first time. Writers live
+ * `count`, `withCount`; filters, sorts and pages do not change the text), compiling it with `compile` the first time. Writers live
  * as long as the registry; at most {@link MAX_WRITERS} per registry (the oldest is dropped).
  *
  * @example
@@ -40,8 +40,8 @@ function keyedWriter<T>(registry: Registry, uid: string, selection: Selection, c
 const bySelection = createIdentityCache<Selection, { registry: Registry; uid: string; writer: unknown }>();
 
 /** What decides a writer's text: JSON of fields and, per populated name in order, its own key. */
-function selectionKey(selection: Selection & { on?: Readonly<Record<string, Selection>>; count?: boolean }): string {
-  let key = `${JSON.stringify(selection.fields)}${selection.count ? 'c' : ''}{${populateKey(selection.populate)}}`;
+function selectionKey(selection: Selection & { on?: Readonly<Record<string, Selection>>; count?: boolean; withCount?: boolean }): string {
+  let key = `${JSON.stringify(selection.fields)}${selection.count ? 'c' : ''}${selection.withCount ? 't' : ''}{${populateKey(selection.populate)}}`;
   if (selection.on) key += `on{${populateKey(selection.on)}}`;
   return key;
 }

@@ -10,7 +10,7 @@ const deep = (name: string, description: string, schema: JsonSchema): Parameter 
   name, in: 'query', required: false, style: 'deepObject', explode: true, description, schema,
 });
 
-const populate = deep('populate', "Relations, media, components and dynamic zones to include: `*`, a list (`populate[0]=author`) or a qs object (`populate[author][fields][0]=name`, `populate[blocks][on][shared.quote]=true`). Nested as deep as `rest.maxDepth`.", {
+const populate = deep('populate', "Relations, media, components and dynamic zones to include: `*`, a list (`populate[0]=author`) or a qs object (`populate[author][fields][0]=name`, `populate[blocks][on][shared.quote]=true`). Nested as deep as `rest.maxDepth`. A to-many relation, media `multiple` or `localizations` takes a page per parent entry: `populate[articles][start]=0&populate[articles][limit]=6` (non-negative integers, `limit` at most `rest.maxLimit`), and `populate[articles][withCount]=true` adds the entry's total in `meta.articles.count`; `populate[articles][count]=true` answers `{ count }` instead of the rows.", {
   anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }, { type: 'object' }],
 });
 const fields = deep('fields', 'Scalar attributes to return (`fields[0]=title&fields[1]=slug`); `id` and `documentId` always come.', {

@@ -80,7 +80,29 @@ export function documentSchema(ct: ContentType): JsonSchema {
   const props: Record<string, JsonSchema> = { ...properties(ct.attributes), id: { type: 'integer' }, documentId: { type: 'string' } };
   if (ct.localized) props.localizations = { type: 'array', items: typeRef(ct.uid) };
   if (ct.uid === UPLOAD_FILE_UID) props.isUrlSigned = { type: 'boolean' };
+  const totals = totalsSchema(ct);
+  if (totals) props.meta = totals;
   return { type: 'object', title: ct.uid, required: ['id', 'documentId'], properties: props, additionalProperties: false };
+}
+
+/**
+ * `meta` of a document whose populate asks totals (`populate[<rel>][withCount]=true`): `{ <rel>: { count } }` for
+ * each relation that holds several rows (to-many relations, media `multiple`, `localizations`); none when the
+ * type has none, or an attribute named `meta` (withCount is then a 400).
+ */
+function totalsSchema(ct: ContentType): JsonSchema | undefined {
+  if (Object.hasOwn(ct.attributes, 'meta')) return undefined;
+  const names = Object.values(ct.attributes)
+    .filter((a) => !a.private && ((a.kind === 'relation' && a.toMany) || (a.kind === 'media' && a.multiple)))
+    .map((a) => a.name);
+  if (ct.localized) names.push('localizations');
+  if (names.length === 0) return undefined;
+  return {
+    type: 'object',
+    description: 'Only with `populate[<relation>][withCount]=true`: the total of each such relation for this entry (populate filters applied), beside its page of rows.',
+    properties: Object.fromEntries(names.map((name) => [name, ref('RelationCount')])),
+    additionalProperties: false,
+  };
 }
 
 /** A component as answered: its `id` and attributes (a dynamic zone entry adds `__component`). */

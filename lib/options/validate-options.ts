@@ -38,6 +38,7 @@ export const routerOptionsSchema = {
         maxLimit: positiveInteger,
         maxDepth: { type: 'integer', minimum: 1 },
         maxJoinedRows: { type: 'integer', minimum: 1 },
+        populatePagination: { type: 'boolean' },
       },
     },
     i18n: {

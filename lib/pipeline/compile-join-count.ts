@@ -5,7 +5,7 @@ import type { CompileContext, SourceLocale, Stage } from './compile-context';
 import { longestArray, mostReferrers, type FanOutStatistic } from './compile-fan-out';
 import { compileFilters } from './compile-filters';
 import { readRoot } from './compile-find';
-import { localizationsJoin } from './compile-populate';
+import { localizationsJoin, relationLookup } from './compile-populate';
 import { relationJoin, type RelationJoin } from './relation-join';
 import { TEMP } from './reserved-fields';
 
@@ -29,9 +29,12 @@ export interface JoinCountNode {
   readonly one: boolean;
   /** A statistic bounding how many rows one row joins here, when the join has one (none inside components). */
   readonly fanOut?: FanOutStatistic;
+  /** The most rows one row keeps here: the populate's per-parent `limit` (populate[<rel>][limit]), when given. */
+  readonly limit?: number;
   /**
    * The `$lookup` (without `as`): the populate's join of one row, its head and filters, then
-   * `$limit: maxJoinedRows + 1` and `{ _id, id }` only.
+   * `$limit: maxJoinedRows + 1` and `{ _id, id }` only. A paged populate (`start`/`limit`) counts the rows it
+   * keeps: its own lookup (order and page included, compile-populate), reduced to `{ _id, id }`.
    */
   readonly lookup: Readonly<Record<string, unknown>>;
   readonly children: readonly JoinCountNode[];
@@ -144,6 +147,22 @@ function statusScope(w: Walk, target: ContentType): Filter {
 }
 
 function countNode(w: Walk, join: RelationJoin, target: ContentType, node: PopulateNode, path: readonly string[], one: boolean, fanOut?: FanOutStatistic): JoinCountNode {
+  const paged = node.limit !== undefined || (node.start ?? 0) > 0;
+  return {
+    path,
+    collection: target.collectionName,
+    scope: statusScope(w, target),
+    // A per-parent limit of 1 keeps at most one row, whatever the data.
+    one: one || (node.limit !== undefined && node.limit <= 1),
+    ...(fanOut ? { fanOut } : {}),
+    ...(node.limit !== undefined ? { limit: node.limit } : {}),
+    lookup: paged ? pagedLookup(w, join, target, node) : joinLookupOf(w, join, target, node),
+    children: node.count ? [] : populateNodes(w, target, node.populate, join.rows, path),
+  };
+}
+
+/** The populate's join of one row, its head and filters, then `$limit: maxJoinedRows + 1` and `{ _id, id }`. */
+function joinLookupOf(w: Walk, join: RelationJoin, target: ContentType, node: PopulateNode): Readonly<Record<string, unknown>> {
   const pipeline: Stage[] = [...join.head];
   if (node.filters) {
     const filter = compileFilters(w.ctx, target, node.filters, join.rows);
@@ -151,15 +170,14 @@ function countNode(w: Walk, join: RelationJoin, target: ContentType, node: Popul
   }
   pipeline.push({ $limit: w.limit }, { $project: { id: 1 } });
   const letPart = Object.keys(join.let).length > 0 ? { let: join.let } : {};
-  return {
-    path,
-    collection: target.collectionName,
-    scope: statusScope(w, target),
-    one,
-    ...(fanOut ? { fanOut } : {}),
-    lookup: { from: join.from, localField: join.localField, foreignField: join.foreignField, ...letPart, pipeline },
-    children: node.count ? [] : populateNodes(w, target, node.populate, join.rows, path),
-  };
+  return { from: join.from, localField: join.localField, foreignField: join.foreignField, ...letPart, pipeline };
+}
+
+/** A paged populate's own `$lookup` (the rows it keeps, in its order), nothing nested, reduced to `{ _id, id }`. */
+function pagedLookup(w: Walk, join: RelationJoin, target: ContentType, node: PopulateNode): Readonly<Record<string, unknown>> {
+  const kept: PopulateNode = { ...node, fields: [], populate: {}, withCount: false };
+  const { as: _as, ...lookup } = (relationLookup(w.ctx, join, target, kept, TEMP.joinCount, true) as { $lookup: Record<string, unknown> }).$lookup;
+  return { ...lookup, pipeline: [...(lookup.pipeline as Stage[]), { $project: { id: 1 } }] };
 }
 
 /** A join count step's result document: a parent row (`id`), the index of a child join, a row it joined. */

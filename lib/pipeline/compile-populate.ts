@@ -3,6 +3,7 @@ import type { ContentType } from '../schema/types';
 import type { CompileContext, SourceLocale, Stage } from './compile-context';
 import { compileEmbeddedPopulate } from './compile-embedded-populate';
 import { compileFilters } from './compile-filters';
+import { compilePopulatePage, compilePopulateTotal } from './compile-populate-page';
 import { compileProjection } from './compile-projection';
 import { compileSort } from './compile-sort';
 import { firstOrNull } from './expressions';
@@ -29,6 +30,8 @@ export function compilePopulate(ctx: CompileContext, owner: ContentType, map: Po
     }
     const join = attribute.kind === 'localizations' ? localizationsJoin(ctx, owner) : relationJoin(ctx, attribute, source, name);
     const target = ctx.registry.contentType(attribute.target);
+    // The total first: the page's `$lookup` replaces the stored keys (`localField`) with the joined rows.
+    if (node.withCount) stages.push(...compilePopulateTotal(ctx, name, (as) => relationLookup(ctx, join, target, { ...node, count: true }, as, true)));
     stages.push(relationLookup(ctx, join, target, node, name, true));
     if (node.count) stages.push({ $addFields: { [name]: { $ifNull: [{ $arrayElemAt: [`$${name}`, 0] }, { count: 0 }] } } });
     else if (!join.multi) stages.push({ $addFields: { [name]: firstOrNull(`$${name}`) } });
@@ -74,9 +77,8 @@ function relationPipeline(ctx: CompileContext, join: RelationJoin, target: Conte
     stages.push({ $sort: { id: 1 } });
   }
   if (temps.length > 0) stages.push({ $unset: temps });
-  // One row over the read's populate budget is enough to know the join is over it: nested populates and the
-  // server's work stop there (the engines and the reader count the total, see documents/populate-budget).
-  if (join.multi && ctx.maxJoinedRows !== undefined) stages.push({ $limit: ctx.maxJoinedRows + 1 });
+  // The per-parent page (start, limit), then the budget's `$limit` (compile-populate-page).
+  if (join.multi) stages.push(...compilePopulatePage(ctx, node));
   stages.push(...compilePopulate(ctx, target, node.populate, join.rows));
   const project = compileProjection(node.fields, node.populate);
   if (project) stages.push(project);

@@ -24,6 +24,8 @@ export const TEMP = Object.freeze({
   relationFilter: '__rf',
   /** A relation or media populated inside components, fetched by one `$lookup` (compile-embedded-populate). */
   populate: '__p',
+  /** The total of a `withCount` populate, by a `$count` `$lookup` of the same join (compile-populate-page). */
+  populateTotal: '__pc',
   /** The position of a populated to-many target in the owner's array, to sort it in relation order (compile-populate). */
   relationOrder: '__o',
   /** A relation sort's `$lookup` of the target's keys (compile-sort). */

@@ -6,6 +6,7 @@ import { parseFields } from './parse-fields';
 import { parseFilters } from './parse-filters';
 import { invalidKey, invalidValue, type ParseScope } from './parse-scope';
 import { parseSort } from './parse-sort';
+import { parsePopulatePage, POPULATE_PAGE_KEYS } from './parse-populate-page';
 import { unknownKey } from './resolve-attribute';
 import { contentTypeTarget, defaultNode, localizationsAttribute, type PopulateTarget } from './populate-star';
 import type { PopulateMap, PopulateNode } from './types';
@@ -17,6 +18,7 @@ type Options = Readonly<Record<string, unknown>>;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 const NODE_KEYS: ReadonlySet<string> = new Set(['fields', 'filters', 'sort', 'populate', 'on', 'count']);
+const PAGE_KEYS: ReadonlySet<string> = new Set(POPULATE_PAGE_KEYS);
 const ADMIN_RELATIONS: ReadonlySet<string> = new Set(['createdBy', 'updatedBy']);
 
 /** `true`/`'*'` -> {}, `false` -> undefined (dropped), object -> its options (only the known keys). */
@@ -24,7 +26,8 @@ function readOptions(scope: ParseScope, key: string, value: unknown): Options | 
   if (value === true || value === 'true' || value === '*' || value === null) return {};
   if (value === false || value === 'false') return undefined;
   if (!isPlainObject(value) || isIndexObject(value)) throw invalidValue(scope, key, key, 'expected true, false or an object');
-  for (const option of Object.keys(value)) if (!NODE_KEYS.has(option)) throw invalidKey(scope, option, option);
+  // Without populate pagination (rest.populatePagination false), its keys are unknown, as in Strapi 5.
+  for (const option of Object.keys(value)) if (!NODE_KEYS.has(option) && !(scope.populatePage && PAGE_KEYS.has(option))) throw invalidKey(scope, option, option);
   return value;
 }
 
@@ -32,8 +35,11 @@ function refuse(scope: ParseScope, options: Options, keys: readonly string[]): v
   for (const k of keys) if (options[k] !== undefined) throw invalidKey(scope, k, k);
 }
 
-/** A relation, media or `localizations` node: fields, filters, sort, nested populate and count on the target type. */
-function relationNode(scope: ParseScope, attribute: PopulateNode['attribute'], ct: ContentType, options: Options, nested: ParseNested): PopulateNode {
+/**
+ * A relation, media or `localizations` node under `key` of `parent`: fields, filters, sort, nested populate,
+ * count and per-parent pagination (parse-populate-page) on the target type.
+ */
+function relationNode(scope: ParseScope, parent: PopulateTarget, key: string, attribute: PopulateNode['attribute'], ct: ContentType, options: Options, nested: ParseNested): PopulateNode {
   refuse(scope, options, ['on']);
   const node: Mutable<PopulateNode> = { ...defaultNode(attribute) };
   if (options.fields !== undefined) node.fields = parseFields(scope, ct.attributes, options.fields);
@@ -48,11 +54,14 @@ function relationNode(scope: ParseScope, attribute: PopulateNode['attribute'], c
     if (count === undefined) throw invalidValue(scope, 'count', 'count', 'expected true or false');
     node.count = count;
   }
+  const multi = attribute.kind === 'localizations' || (attribute.kind === 'media' ? attribute.multiple : attribute.kind === 'relation' && attribute.toMany);
+  const parentHasMeta = parent.contentType !== undefined && Object.hasOwn(parent.contentType.attributes, 'meta');
+  Object.assign(node, parsePopulatePage(scope, options, { key, multi, inContentType: parent.contentType !== undefined, parentHasMeta, count: node.count === true }));
   return node;
 }
 
 function componentNode(scope: ParseScope, attribute: ComponentAttribute, options: Options, nested: ParseNested): PopulateNode {
-  refuse(scope, options, ['filters', 'sort', 'on', 'count']);
+  refuse(scope, options, ['filters', 'sort', 'on', 'count', ...POPULATE_PAGE_KEYS]);
   const component = scope.registry.component(attribute.component);
   const node: Mutable<PopulateNode> = { ...defaultNode(attribute) };
   if (options.fields !== undefined) node.fields = parseFields(scope, component.attributes, options.fields);
@@ -87,7 +96,7 @@ function zoneEveryComponent(scope: ParseScope, zone: DynamicZoneAttribute, popul
 }
 
 function dynamicZoneNode(scope: ParseScope, zone: DynamicZoneAttribute, options: Options, nested: ParseNested): PopulateNode {
-  refuse(scope, options, ['fields', 'filters', 'sort', 'count']);
+  refuse(scope, options, ['fields', 'filters', 'sort', 'count', ...POPULATE_PAGE_KEYS]);
   const node: Mutable<PopulateNode> = { ...defaultNode(zone) };
   if (options.on !== undefined) {
     if (options.populate !== undefined) throw invalidKey(scope, 'populate', 'populate');
@@ -122,7 +131,7 @@ export function parsePopulateNode(scope: ParseScope, target: PopulateTarget, key
   if (key === 'localizations' && ct?.localized) {
     const options = readOptions(scope, key, value);
     if (!options || !scope.context.canFind(ct.uid)) return undefined;
-    return relationNode(scope, localizationsAttribute(ct), ct, options, nested);
+    return relationNode(scope, target, key, localizationsAttribute(ct), ct, options, nested);
   }
   const attribute = lookup(scope, target, key);
   const options = readOptions(scope, key, value);
@@ -130,9 +139,9 @@ export function parsePopulateNode(scope: ParseScope, target: PopulateTarget, key
   switch (attribute.kind) {
     case 'relation':
       if (!scope.context.canFind(attribute.target)) return undefined;
-      return relationNode(scope, attribute, scope.registry.contentType(attribute.target), options, nested);
+      return relationNode(scope, target, key, attribute, scope.registry.contentType(attribute.target), options, nested);
     case 'media':
-      return relationNode(scope, attribute, scope.registry.contentType(attribute.target), options, nested);
+      return relationNode(scope, target, key, attribute, scope.registry.contentType(attribute.target), options, nested);
     case 'component':
       return componentNode(scope, attribute, options, nested);
     default:

@@ -82,6 +82,12 @@ function mergeNodes(a: PopulateNode, b: PopulateNode): PopulateNode {
   if (a.on || b.on) merged.on = mergeMaps(a.on ?? {}, b.on ?? {});
   const count = b.count ?? a.count;
   if (count !== undefined) merged.count = count;
+  const start = b.start ?? a.start;
+  if (start !== undefined) merged.start = start;
+  const limit = b.limit ?? a.limit;
+  if (limit !== undefined) merged.limit = limit;
+  const withCount = b.withCount ?? a.withCount;
+  if (withCount !== undefined) merged.withCount = withCount;
   return merged;
 }
 

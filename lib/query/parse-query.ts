@@ -9,6 +9,11 @@ import type { ParseScope, QueryParam } from './parse-scope';
 import { parseSort } from './parse-sort';
 import type { Pagination, Query, QueryContext, Status } from './types';
 
+/** The option `rest.populatePagination` (default true): false answers Strapi 5's 400 to populate `start`/`limit`/`withCount`. */
+export interface PopulatePagination {
+  readonly populatePagination?: boolean;
+}
+
 /** What `parseQuery` needs to know about the request. */
 export interface ParseQueryInput {
   readonly registry: Registry;
@@ -18,7 +23,7 @@ export interface ParseQueryInput {
   /** The parameters already parsed (parseRawQuery, or normalizeParams of an object): `rawQuery` is then ignored. */
   readonly params?: Readonly<Record<string, unknown>>;
   readonly context: QueryContext;
-  readonly rest: RestLimits;
+  readonly rest: RestLimits & PopulatePagination;
   /** `write`: the query of a create/update, where only fields, populate, locale and status apply. */
   readonly action: 'find' | 'findOne' | 'write';
 }
@@ -56,7 +61,8 @@ function parseLocale(input: ParseQueryInput, raw: unknown, filterOnLocale: boole
 export function parseQuery(input: ParseQueryInput): Query {
   const raw = input.params ?? parseRawQuery(input.rawQuery);
   const ct = input.contentType;
-  const scope = (param: QueryParam): ParseScope => ({ registry: input.registry, context: input.context, param, maxDepth: input.rest.maxDepth });
+  const populatePage = input.rest.populatePagination === false ? {} : { populatePage: { maxLimit: input.rest.maxLimit } };
+  const scope = (param: QueryParam): ParseScope => ({ registry: input.registry, context: input.context, param, maxDepth: input.rest.maxDepth, ...populatePage });
   const reads = input.action !== 'write';
   const filters = reads && present(raw.filters) ? parseFilters(scope('filters'), ct.attributes, raw.filters) : undefined;
   const sort = reads && present(raw.sort) ? parseSort(scope('sort'), ct.attributes, raw.sort) : [];

@@ -20,6 +20,11 @@ export interface ParseScope {
   readonly depth?: number;
   /** The most relations/components a populate tree or sort path may go through (`rest.maxDepth`). */
   readonly maxDepth?: number;
+  /**
+   * Per-parent populate pagination (`populate[<rel>][start|limit|withCount]`, parse-populate-page) is accepted,
+   * `limit` at most `maxLimit`; absent: those keys are Strapi 5's `400 Invalid key` (rest.populatePagination false).
+   */
+  readonly populatePage?: { readonly maxLimit: number };
 }
 
 /** Runs `parse` with permission errors deferred to the end of the parameter. */

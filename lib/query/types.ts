@@ -42,6 +42,12 @@ export interface PopulateNode {
   readonly populate: PopulateMap;
   readonly on?: Readonly<Record<string, PopulateNode>>;
   readonly count?: boolean;
+  /** Per parent row: the joined rows to skip (`populate[<rel>][start]`), after filters and sort. */
+  readonly start?: number;
+  /** Per parent row: the most joined rows to keep (`populate[<rel>][limit]`). */
+  readonly limit?: number;
+  /** Also answer each parent's total of joined rows (filters applied), in the parent's `meta.<rel>.count`. */
+  readonly withCount?: boolean;
 }
 
 export type PopulateMap = Readonly<Record<string, PopulateNode>>;

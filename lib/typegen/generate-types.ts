@@ -1,4 +1,4 @@
-import { createRegistry, UPLOAD_FILE_UID, type Attribute, type Attributes, type CustomFieldsOption, type Registry, type ScalarAttribute } from '../schema';
+import { createRegistry, UPLOAD_FILE_UID, type Attribute, type Attributes, type ContentType, type CustomFieldsOption, type Registry, type ScalarAttribute } from '../schema';
 import type { ComponentSchema, ContentTypeSchema } from '../schema/schema-json';
 import { ROLE_UID, USER_UID } from '../users-permissions/content-types';
 import { generateInputs, INPUT_HEADER } from './generate-inputs';
@@ -83,7 +83,7 @@ export function generateTypes(options: GenerateTypesOptions): string {
   const out: string[] = [HEADER + INPUT_HEADER];
   for (const ct of registry.contentTypes.values()) {
     const kind = `${ct.kind === 'singleType' ? 'single type' : 'collection type'}${ct.draftAndPublish ? ', draft & publish' : ''}${ct.localized ? ', localized' : ''}`;
-    out.push(`/** \`${ct.uid}\` (${kind})${PLUGIN_NOTES[ct.uid] ?? ''}. */\nexport type ${names.get(ct.uid)!} = {\n  id: number;\n  documentId: string;\n${members(ctx, ct.attributes, ct.attributeNames, ct.draftAndPublish)}${systemMembers(ct.uid, ct.localized, names)}};\n`);
+    out.push(`/** \`${ct.uid}\` (${kind})${PLUGIN_NOTES[ct.uid] ?? ''}. */\nexport type ${names.get(ct.uid)!} = {\n  id: number;\n  documentId: string;\n${members(ctx, ct.attributes, ct.attributeNames, ct.draftAndPublish)}${systemMembers(ct, names)}};\n`);
   }
   for (const c of registry.components.values()) {
     out.push(`/** Component \`${c.uid}\`. */\nexport type ${names.get(c.uid)!} = {\n  id: number;\n${members(ctx, c.attributes, c.attributeNames, ctx.inDrafts.has(c.uid))}};\n`);
@@ -93,10 +93,21 @@ export function generateTypes(options: GenerateTypesOptions): string {
   return out.join('\n');
 }
 
-function systemMembers(uid: string, localized: boolean, names: ReadonlyMap<string, string>): string {
+function systemMembers(ct: ContentType, names: ReadonlyMap<string, string>): string {
   let s = '  createdAt: string;\n  updatedAt: string;\n  /** null in a draft. */\n  publishedAt: string | null;\n';
-  if (localized) s += `  locale: string;\n  /** Present when populated. */\n  localizations?: ${names.get(uid)!}[];\n`;
-  return s;
+  if (ct.localized) s += `  locale: string;\n  /** Present when populated. */\n  localizations?: ${names.get(ct.uid)!}[];\n`;
+  return s + totalsMember(ct);
+}
+
+/** `meta` with each to-many relation's total, answered with `populate[<rel>][withCount]=true` (docs/rest-api.md). */
+function totalsMember(ct: ContentType): string {
+  if (Object.hasOwn(ct.attributes, 'meta')) return '';
+  const names = Object.values(ct.attributes)
+    .filter((a) => !a.private && ((a.kind === 'relation' && a.toMany) || (a.kind === 'media' && a.multiple)))
+    .map((a) => a.name);
+  if (ct.localized) names.push('localizations');
+  if (names.length === 0) return '';
+  return `  /** Present when populate asks \`withCount\`: the relation's total for this entry. */\n  meta?: { ${names.map((n) => `${key(n)}?: { count: number }`).join('; ')} };\n`;
 }
 
 function members(ctx: Context, attributes: Attributes, attributeNames: readonly string[], draft: boolean): string {

@@ -223,6 +223,29 @@ describe('the populate budget (rest.maxJoinedRows)', () => {
     }
   });
 
+  it('counts only the rows a per-parent limit keeps: a limit lowers the estimate, the read stays one aggregate', async () => {
+    // 5 articles x 2 categories x 175 articles each is over 50 rows; 2 articles per category keep 5 x 2 x (1 + 2) = 30.
+    const path = '/api/articles?populate[categories][populate][articles][fields][0]=title&pagination[pageSize]=5';
+    expectOverBudget(await get(small.app, path), 50, 'categories.articles');
+    const limited = await get(small.app, `${path}&populate[categories][populate][articles][limit]=2&populate[categories][populate][articles][withCount]=true`);
+    expect(limited.status).toBe(200);
+    const categories = (limited.body.data as { categories: { articles: unknown[]; meta: { articles: { count: number } } }[] }[]).flatMap((a) => a.categories);
+    expect(categories.length).toBeGreaterThan(5);
+    expect(categories.every((c) => c.articles.length === 2 && c.meta.articles.count > 100)).toBe(true);
+    // A start past every category's articles keeps none: the bound cannot tell, the join count counts the kept rows.
+    const past = await asked(() => get(small.app, `${path}&populate[categories][populate][articles][start]=1000`));
+    expect(past.result.status).toBe(200);
+    expect(past.steps).toBeGreaterThan(0);
+    expect((past.result.body.data as { categories: { articles: unknown[] }[] }[]).flatMap((a) => a.categories).every((c) => c.articles.length === 0)).toBe(true);
+    // 4 levels of 3 per parent on a page of 25: 25 x (3 + 9 + 27 + 81) = 3,000 rows, cleared by the bound alone.
+    const chained = chain(4, 'categories', 'articles').map((name) => `${name}`);
+    const limits = chained.map((_n, i) => `populate${chained.slice(0, i + 1).map((p, j) => (j ? `[populate][${p}]` : `[${p}]`)).join('')}[limit]=3`).join('&');
+    const deep = await asked(() => get(blog.app, `/api/articles?${limits}&populate${chained.map((p, j) => (j ? `[populate][${p}]` : `[${p}]`)).join('')}[fields][0]=title`));
+    expect(deep.result.status).toBe(200);
+    expect({ steps: deep.steps, reads: deep.reads }).toEqual({ steps: 0, reads: 1 });
+    expectOverBudget(await get(blog.app, `/api/articles?${bracket(chained)}`), 10_000, chained.join('.'));
+  });
+
   it('refuses a maxJoinedRows that is not a positive integer', () => {
     for (const maxJoinedRows of [0, 1.5, -3]) {
       expect(() => createContentRouter({ contentTypes: model.contentTypes, components: model.components, rest: { maxJoinedRows } })).toThrow('maxJoinedRows');

@@ -71,6 +71,8 @@ export type Article = {
   locale: string;
   /** Present when populated. */
   localizations?: Article[];
+  /** Present when populate asks `withCount`: the relation's total for this entry. */
+  meta?: { gallery?: { count: number }; categories?: { count: number }; localizations?: { count: number } };
 };
 
 /** `api::author.author` (collection type). */
@@ -88,6 +90,8 @@ export type Author = {
   updatedAt: string;
   /** null in a draft. */
   publishedAt: string | null;
+  /** Present when populate asks `withCount`: the relation's total for this entry. */
+  meta?: { articles?: { count: number } };
 };
 
 /** `api::category.category` (collection type). */
@@ -107,6 +111,8 @@ export type Category = {
   updatedAt: string;
   /** null in a draft. */
   publishedAt: string | null;
+  /** Present when populate asks `withCount`: the relation's total for this entry. */
+  meta?: { articles?: { count: number }; children?: { count: number } };
 };
 
 /** `api::global.global` (single type, localized). */
@@ -126,6 +132,8 @@ export type Global = {
   locale: string;
   /** Present when populated. */
   localizations?: Global[];
+  /** Present when populate asks `withCount`: the relation's total for this entry. */
+  meta?: { localizations?: { count: number } };
 };
 
 /** `plugin::upload.file` (collection type). */

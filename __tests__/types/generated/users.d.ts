@@ -40,6 +40,8 @@ export type Memo = {
   updatedAt: string;
   /** null in a draft. */
   publishedAt: string | null;
+  /** Present when populate asks `withCount`: the relation's total for this entry. */
+  meta?: { reviewers?: { count: number } };
 };
 
 /** `plugin::users-permissions.user` (collection type): `/users`, `/users/me` and `/auth/*` (`user`) answer it, and a populated relation to users; `password`, `resetPasswordToken` and `confirmationToken` are private: never answered. */
@@ -60,6 +62,8 @@ export type UsersPermissionsUser = {
   updatedAt: string;
   /** null in a draft. */
   publishedAt: string | null;
+  /** Present when populate asks `withCount`: the relation's total for this entry. */
+  meta?: { memos?: { count: number } };
 };
 
 /** `plugin::users-permissions.role` (collection type): a populated `role`. */
@@ -75,6 +79,8 @@ export type UsersPermissionsRole = {
   updatedAt: string;
   /** null in a draft. */
   publishedAt: string | null;
+  /** Present when populate asks `withCount`: the relation's total for this entry. */
+  meta?: { users?: { count: number } };
 };
 
 /** `plugin::upload.file` (collection type). */

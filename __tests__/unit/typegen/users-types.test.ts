@@ -42,7 +42,7 @@ describe('generateTypes and the users-permissions plugin', () => {
     expect(membersOf(declaration(text, 'UsersPermissionsUser'))).toEqual(['id', 'documentId', 'username', 'email', 'provider', 'confirmed', 'blocked', 'role', 'createdAt', 'updatedAt', 'publishedAt']);
     expect(declaration(text, 'UsersPermissionsUser')).toMatch(/^ {2}username: string;\n {2}email: string;$/m);
     expect(declaration(text, 'UsersPermissionsUser')).toContain('  role?: UsersPermissionsRole | null;');
-    expect(membersOf(declaration(text, 'UsersPermissionsRole'))).toEqual(['id', 'documentId', 'name', 'description', 'type', 'users', 'createdAt', 'updatedAt', 'publishedAt']);
+    expect(membersOf(declaration(text, 'UsersPermissionsRole'))).toEqual(['id', 'documentId', 'name', 'description', 'type', 'users', 'createdAt', 'updatedAt', 'publishedAt', 'meta']);
   });
 
   it('the user\'s input type (POST /users, PUT /users/:id) takes the private attributes; the role and the file have none', () => {

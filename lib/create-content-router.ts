@@ -25,6 +25,7 @@ import { checkActions } from './auth/check-actions';
 import { createUsersPermissions } from './users-permissions';
 import { createWebhooks, type EventListener, type WebhookEventName, type WebhooksApi, type WebhooksOptions } from './webhooks';
 import { unfinishedImportWarning } from './transfer/import/import-marker';
+import { createCallerDescriber, displayNamesOf } from './http/model-caller';
 
 /** Options of `createContentRouter`; see docs/options.md. */
 export interface ContentRouterOptions {
@@ -264,6 +265,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     ...(users ? { pluginRoutes: users.routes } : {}),
     openapi: served && { option: served, build: (serverUrl) => openapi({ ...served, serverUrl }) },
     cors: options.cors ? createCorsMiddleware(options.cors) : undefined,
+    model: { registry, displayNames: displayNamesOf(options), upload: options.upload !== false, describeCaller: createCallerDescriber(auth, users) },
   }) as ContentRouter;
   Object.defineProperties(router, {
     registry: { value: registry },

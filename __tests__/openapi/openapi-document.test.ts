@@ -47,7 +47,7 @@ describe('router.openapi()', () => {
     const routes = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item as object).filter((k) => k !== 'parameters').map((m) => `${m.toUpperCase()} ${p}`));
     expect(routes.sort()).toEqual([
       'DELETE /about', 'DELETE /articles/{documentId}', 'DELETE /authors/{documentId}', 'DELETE /categories/{documentId}', 'DELETE /global', 'DELETE /upload/files/{id}',
-      'GET /about', 'GET /articles', 'GET /articles/{documentId}', 'GET /authors', 'GET /authors/{documentId}', 'GET /categories', 'GET /categories/{documentId}', 'GET /global', 'GET /i18n/locales', 'GET /upload/files', 'GET /upload/files/{id}',
+      'GET /about', 'GET /articles', 'GET /articles/{documentId}', 'GET /authors', 'GET /authors/{documentId}', 'GET /categories', 'GET /categories/{documentId}', 'GET /content-router/model', 'GET /global', 'GET /i18n/locales', 'GET /upload/files', 'GET /upload/files/{id}',
       'POST /articles', 'POST /authors', 'POST /categories', 'POST /upload',
       'PUT /about', 'PUT /articles/{documentId}', 'PUT /authors/{documentId}', 'PUT /categories/{documentId}', 'PUT /global',
     ]);

@@ -58,6 +58,7 @@ export function createAuth(options: AuthOptions | undefined, registry: Registry,
   const resolve = options.resolve;
 
   const tokenAbilities = new Map<StoredToken, Ability>(store.tokens.map((t) => [t, abilityOfToken(t, abilityOptions)]));
+  const tokenTypes = new Map<Ability, StoredToken['type']>([...tokenAbilities].map(([t, ability]) => [ability, t.type]));
   const scopes = createScopes();
   const users = deps.users;
   const roleAbility = createRoleAbilities(abilityOptions);
@@ -95,6 +96,7 @@ export function createAuth(options: AuthOptions | undefined, registry: Registry,
 
   return Object.freeze({
     authenticateSync: known,
+    tokenType: (ability: Ability) => tokenTypes.get(ability),
     async authenticate(req: IncomingMessage): Promise<Ability> {
       const sync = known(req);
       if (sync) return sync;

@@ -53,4 +53,6 @@ export interface Authenticator {
    * `resolve`): the ability, or a thrown `UnauthorizedError`; undefined when only `authenticate` can tell.
    */
   authenticateSync?(req: IncomingMessage): Ability | undefined;
+  /** The type of the API token an ability stands for (`auth.apiTokens`); undefined for any other caller. */
+  tokenType?(ability: Ability): 'full-access' | 'read-only' | 'custom' | undefined;
 }

@@ -20,6 +20,7 @@ import { uploadRoutes, type UploadOptions } from './upload-routes';
 import type { RestLimits } from '../query';
 import { localesRoute } from './locales-route';
 import { openapiRoute, type OpenApiOption } from './openapi-route';
+import { modelRoute, type ModelRouteDeps } from './model-route';
 import type { OpenApiDocument } from '../openapi';
 import { createRouteDefaults, type RoutesOptions } from './route-defaults';
 import type { SourceMapSettings } from '../format/encode-source-maps';
@@ -51,13 +52,15 @@ export interface HttpRouterDeps {
   sourceMaps?: SourceMapSettings;
   /** Serve the OpenAPI document (the `openapi` option), built by `build` for a server URL. */
   openapi?: { option: OpenApiOption; build: (serverUrl: string) => OpenApiDocument };
+  /** The model endpoint the admin reads (`GET /content-router/model`, model-route.ts). */
+  model?: ModelRouteDeps;
   /** The CORS middleware (the `cors` option), first of all: a preflight is answered before anything else runs. */
   cors?: RequestHandler;
 }
 
 /**
  * The Express router: CORS (option) -> `/_health` -> readiness gate and authentication (one middleware) -> ETags and 304s -> `/upload` routes -> body parsers
- * -> plugin routes (`/auth/*`, `/users*`: users-permissions) -> `/i18n/locales` -> the OpenAPI document (option) -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
+ * -> plugin routes (`/auth/*`, `/users*`: users-permissions) -> `/i18n/locales` -> `/content-router/model` -> the OpenAPI document (option) -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
  */
 export function createHttpRouter(deps: HttpRouterDeps): Router {
   const routeDefaults = createRouteDefaults(deps.routes, deps.registry, deps.rest);
@@ -73,6 +76,7 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   router.use(bodyParsers(deps.bodyLimit));
   deps.pluginRoutes?.(router);
   localesRoute(deps.registry, router);
+  if (deps.model) modelRoute(router, deps.model);
   if (deps.openapi) openapiRoute(router, deps.openapi.option, deps.openapi.build);
   if (deps.responseCache) router.use(responseCacheMiddleware(deps.responseCache));
   contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults, sourceMaps: deps.sourceMaps, cacheControl }, router);

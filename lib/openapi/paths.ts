@@ -2,6 +2,7 @@ import type { ContentType, Registry } from '../schema';
 import { filesParameters, routeParameters, type Parameter } from './parameters';
 import { typeSchemaName, type JsonSchema } from './schemas';
 import { usersPaths } from './users-paths';
+import { modelPath } from './model-path';
 
 /** An OpenAPI 3.1 Operation Object. */
 export type Operation = Record<string, unknown>;
@@ -104,9 +105,9 @@ const localesPath: Record<string, PathItem> = {
   },
 };
 
-/** Every route of the router: content types (collection and single), the media library, the locales, users-permissions. */
+/** Every route of the router: content types (collection and single), the media library, the locales, users-permissions, the model. */
 export function routerPaths(registry: Registry, options: { maxLimit: number; upload: boolean }): Record<string, PathItem> {
-  let paths: Record<string, PathItem> = { ...localesPath, ...usersPaths(registry, options.maxLimit) };
+  let paths: Record<string, PathItem> = { ...localesPath, ...usersPaths(registry, options.maxLimit), ...modelPath(errors([401, 500, 503])) };
   if (options.upload) paths = { ...paths, ...uploadPaths(options.maxLimit) };
   for (const ct of registry.contentTypes.values()) {
     if (ct.internal) continue;

@@ -30,6 +30,14 @@ export interface UsersCaller {
   readonly subject: string;
 }
 
+/** A user as the model endpoint tells it (never its password or tokens). */
+export interface UsersUser {
+  readonly id: number;
+  readonly username: string;
+  readonly email: string;
+  readonly role: { readonly name: string; readonly type: string } | null;
+}
+
 /** The plugin, built in two steps: its content types first (for the registry), then the rest (`start`). */
 export interface UsersPermissionsPlugin {
   readonly options: ResolvedUsersOptions;
@@ -46,6 +54,8 @@ export interface UsersPermissionsRuntime {
   authenticate(token: string, req: IncomingMessage): Promise<UsersCaller>;
   /** The Public role's actions (stored, seeded from `auth.public` and the plugin's defaults). */
   publicActions(): Promise<readonly string[]>;
+  /** The user a request's JWT stands for (after `authenticate`), with its role's name and type; undefined for other callers. */
+  describeUser(req: IncomingMessage): Promise<UsersUser | undefined>;
   /** Seeds the roles (after the engine has started). */
   seed(publicActions: readonly string[]): Promise<void>;
   routes(router: Router): void;
@@ -105,6 +115,17 @@ function startPlugin(options: ResolvedUsersOptions, deps: Parameters<UsersPermis
       return { actions: typeof user.role === 'string' ? await roles.actionsOf(user.role) : [], subject: 'users-permissions' };
     },
     publicActions: () => roles.publicActions(),
+    async describeUser(req) {
+      const user = users.get(req);
+      if (!user) return undefined;
+      const role = typeof user.role === 'string' ? await store.roles.rowWhere({ documentId: user.role }) : undefined;
+      return {
+        id: user.id as number,
+        username: String(user.username ?? ''),
+        email: String(user.email ?? ''),
+        role: role ? { name: String(role.name ?? ''), type: String(role.type ?? '') } : null,
+      };
+    },
     async seed(publicActions) {
       await roles.seed(publicActions, options.roles);
       if (!(await roles.byType(options.defaultRole))) {

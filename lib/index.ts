@@ -60,6 +60,7 @@ export {
 } from './engine';
 export { localProvider, type StorageProvider } from './media';
 export { serveUploads } from './http/serve-uploads';
+export { createAdmin, type AdminOptions } from './http/create-admin';
 export { answerClientErrors } from './http/answer-client-errors';
 export { healthCheck } from './http/health-route';
 export {

@@ -2,7 +2,7 @@
  * Thrown at startup by `createContentRouter` when the options or the content-type definitions are wrong (and,
  * through `router.ready`, by an engine whose deployment cannot keep its guarantees: `CR_NO_TRANSACTIONS`; by
  * `mongoEngine()` when mongoose is not installed: `CR_MISSING_DEPENDENCY`; by `loadStrapiProject` when a Strapi
- * project's files cannot be read: `CR_INVALID_PROJECT`).
+ * project's files cannot be read: `CR_INVALID_PROJECT`; by `createAdmin` when the admin is not built: `CR_ADMIN_NOT_BUILT`).
  * Every code is listed in `docs/errors.md`.
  */
 export type ConfigurationErrorCode =
@@ -22,7 +22,8 @@ export type ConfigurationErrorCode =
   | 'CR_DATA_FILE_LOCKED'
   | 'CR_MISSING_DEPENDENCY'
   | 'CR_SHORT_JWT_SECRET'
-  | 'CR_INVALID_PROJECT';
+  | 'CR_INVALID_PROJECT'
+  | 'CR_ADMIN_NOT_BUILT';
 
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';

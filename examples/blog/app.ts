@@ -7,6 +7,7 @@ import { jwtSecretFor } from './jwt-secret';
 import { loadBlogModel } from './model';
 import { providersFromEnv } from './providers-from-env';
 import { seedDemo } from './seed';
+import { editorActions, mountAdmin } from './admin';
 
 export interface BlogAppOptions {
   /** Load demo data into an empty store (default true); a store that holds data (a restart) is left as it is. */
@@ -56,11 +57,13 @@ export interface BlogAppOptions {
    * from the environment; none without it (confirmation e-mails are then refused).
    */
   publicUrl?: string;
+  /** The folder of the built admin served at /admin (default the package's `dist/admin`; docs/admin.md). */
+  adminDir?: string;
 }
 
 /**
- * The example app: Express with the blog model mounted at /api, locales en (default) and fr, uploads served at
- * /uploads, Strapi's health check at /_health, and a production-shaped `auth`: the Public role of the model's permissions.json (reads of articles,
+ * The example app: Express with the blog model mounted at /api, the admin at /admin (an "Editor" role for it),
+ * locales en (default) and fr, uploads served at /uploads, Strapi's health check at /_health, and a production-shaped `auth`: the Public role of the model's permissions.json (reads of articles,
  * categories and the two single types; nothing else, no writes) and its two API tokens (full-access for writes,
  * read-only). Content types are private by default: whatever is not granted answers 403, drafts included (they take
  * `findDrafts`, which only the tokens have) unless `STRAPI_COMPAT=1` asks for Strapi's rule.
@@ -88,7 +91,12 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
       users: {
         jwtSecret: jwtSecretFor(process.env, options.jwtSecretFile ?? (options.dataFile ? path.join(path.dirname(options.dataFile), 'jwt-secret') : undefined)),
         jwt: model.permissions.usersPermissions.jwt,
-        roles: { authenticated: { actions: authenticatedActions(model.permissions.authenticated.actions, strapiCompat) } },
+        roles: {
+          authenticated: { actions: authenticatedActions(model.permissions.authenticated.actions, strapiCompat) },
+          // The admin's editors (docs/admin.md): everything but delete; `npm run admin:editor` creates one. Not in
+          // Strapi compatibility mode: the recorded Strapi project has the two default roles only.
+          ...(strapiCompat ? {} : { editor: { name: 'Editor', description: 'Edits and publishes the blog in the admin; cannot delete.', actions: editorActions() } }),
+        },
         email: { send: logEmail },
         ...(publicUrl ? { url: publicUrl } : {}),
         ...((options.usersSessions ?? process.env.USERS_SESSIONS === 'refresh') ? { jwtManagement: 'refresh' as const } : {}),
@@ -106,6 +114,7 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
   app.all('/_health', healthCheck(router)); // Strapi's health check, at the root as in Strapi
   app.use('/uploads', serveUploads(uploadsDir));
   app.use('/api', router);
+  mountAdmin(app, router, options.adminDir); // the built-in admin at /admin (docs/admin.md)
   const started = router.ready.then(async () => {
     if (options.seed !== false && (await isEmpty(router))) {
       await seedDemo(app, model.permissions.apiTokens.find((t) => t.type === 'full-access')!.accessKey);

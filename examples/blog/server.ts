@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   let app: RequestListener | undefined;
   const server = await listen(wanted, (req, res) => (app ? app(req, res) : answerStarting(res)));
   const { port } = server.address() as AddressInfo; // PORT=0: the free port the system chose
-  console.log(`content-router example: listening on http://localhost:${port}/api/articles (health: /_health)`);
+  console.log(`content-router example: listening on http://localhost:${port}/api/articles (health: /_health, admin: /admin/)`);
   answerClientErrors(server); // requests Node's parser refuses get a 400 envelope, not a reset
   const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${port}/api`;
   // Listening at once, as in production: while the engine starts, or is retried after a failed start (a database

@@ -85,6 +85,10 @@ describe('createAdmin', () => {
     '/admin/%2e%2e%2fsecret.txt',
     '/admin/.env',
     '/admin/assets/..%5c..%5csecret.txt',
+    '/admin/%',
+    '/admin/assets/%zz.js',
+    '/admin/%00.html',
+    `/admin/${'a/'.repeat(2000)}x`,
   ])('never serves a file outside the build, nor a dot file: %s', async (url) => {
     const res = await request(app).get(url);
     expect(res.text).not.toContain('TOP SECRET');

@@ -48,7 +48,8 @@ describe('router.openapi()', () => {
     expect(routes.sort()).toEqual([
       'DELETE /about', 'DELETE /articles/{documentId}', 'DELETE /authors/{documentId}', 'DELETE /categories/{documentId}', 'DELETE /global', 'DELETE /upload/files/{id}',
       'GET /about', 'GET /articles', 'GET /articles/{documentId}', 'GET /authors', 'GET /authors/{documentId}', 'GET /categories', 'GET /categories/{documentId}', 'GET /content-router/model', 'GET /global', 'GET /i18n/locales', 'GET /upload/files', 'GET /upload/files/{id}',
-      'POST /articles', 'POST /authors', 'POST /categories', 'POST /upload',
+      'POST /about/actions/discard-draft', 'POST /about/actions/unpublish', 'POST /articles', 'POST /articles/{documentId}/actions/discard-draft', 'POST /articles/{documentId}/actions/unpublish',
+      'POST /authors', 'POST /categories', 'POST /upload',
       'PUT /about', 'PUT /articles/{documentId}', 'PUT /authors/{documentId}', 'PUT /categories/{documentId}', 'PUT /global',
     ]);
     const find = (doc.paths['/articles'] as { get: { parameters: { name: string; style?: string }[] } }).get;

@@ -21,6 +21,7 @@ import type { RestLimits } from '../query';
 import { localesRoute } from './locales-route';
 import { openapiRoute, type OpenApiOption } from './openapi-route';
 import { modelRoute, type ModelRouteDeps } from './model-route';
+import { documentActionRoutes } from './document-action-routes';
 import type { OpenApiDocument } from '../openapi';
 import { createRouteDefaults, type RoutesOptions } from './route-defaults';
 import type { SourceMapSettings } from '../format/encode-source-maps';
@@ -60,7 +61,7 @@ export interface HttpRouterDeps {
 
 /**
  * The Express router: CORS (option) -> `/_health` -> readiness gate and authentication (one middleware) -> ETags and 304s -> `/upload` routes -> body parsers
- * -> plugin routes (`/auth/*`, `/users*`: users-permissions) -> `/i18n/locales` -> `/content-router/model` -> the OpenAPI document (option) -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
+ * -> plugin routes (`/auth/*`, `/users*`: users-permissions) -> `/i18n/locales` -> `/content-router/model` -> unpublish / discard-draft -> the OpenAPI document (option) -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
  */
 export function createHttpRouter(deps: HttpRouterDeps): Router {
   const routeDefaults = createRouteDefaults(deps.routes, deps.registry, deps.rest);
@@ -77,6 +78,7 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   deps.pluginRoutes?.(router);
   localesRoute(deps.registry, router);
   if (deps.model) modelRoute(router, deps.model);
+  documentActionRoutes({ registry: deps.registry, documents: deps.documents, sourceMaps: deps.sourceMaps }, router);
   if (deps.openapi) openapiRoute(router, deps.openapi.option, deps.openapi.build);
   if (deps.responseCache) router.use(responseCacheMiddleware(deps.responseCache));
   contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults, sourceMaps: deps.sourceMaps, cacheControl }, router);

@@ -66,6 +66,22 @@ function singlePaths(registry: Registry, ct: ContentType, maxLimit: number): Rec
   };
 }
 
+/** `POST .../actions/unpublish|discard-draft` of a draft & publish type (the admin's; `update` grant; the draft answered). */
+function documentActionPaths(registry: Registry, ct: ContentType): Record<string, PathItem> {
+  const base = ct.kind === 'collectionType' ? `/${ct.pluralName}/{documentId}/actions` : `/${ct.singularName}/actions`;
+  const parameters: Parameter[] = [
+    ...(ct.kind === 'collectionType' ? [{ name: 'documentId', in: 'path', required: true, schema: { type: 'string' } } as Parameter] : []),
+    ...(ct.localized ? [{ name: 'locale', in: 'query', required: false, schema: { enum: [...registry.i18n.locales] } } as Parameter] : []),
+  ];
+  const act = (action: string, summary: string): PathItem => ({
+    post: { operationId: `${ct.uid}.${action}`, tags: [ct.uid], summary, 'x-strapi-action': `${ct.uid}.update`, parameters, responses: { 200: response('The draft', one(typeSchemaName(ct.uid))), ...errors([400, 404, ...COMMON]) } },
+  });
+  return {
+    [`${base}/unpublish`]: act('unpublish', `Unpublish the ${ct.singularName} (the draft stays)`),
+    [`${base}/discard-draft`]: act('discardDraft', `Replace the ${ct.singularName}'s draft by its published version`),
+  };
+}
+
 function uploadPaths(maxLimit: number): Record<string, PathItem> {
   const tag = (action: string, summary: string, extra: Operation): Operation => ({ operationId: `plugin::upload.content-api.${action}`, tags: ['plugin::upload'], summary, 'x-strapi-action': `plugin::upload.content-api.${action}`, ...extra });
   const fileId: Parameter = { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } };
@@ -112,6 +128,7 @@ export function routerPaths(registry: Registry, options: { maxLimit: number; upl
   for (const ct of registry.contentTypes.values()) {
     if (ct.internal) continue;
     paths = { ...paths, ...(ct.kind === 'collectionType' ? collectionPaths(registry, ct, options.maxLimit) : singlePaths(registry, ct, options.maxLimit)) };
+    if (ct.draftAndPublish) paths = { ...paths, ...documentActionPaths(registry, ct) };
   }
   return paths;
 }

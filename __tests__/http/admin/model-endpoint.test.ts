@@ -207,6 +207,24 @@ describe('GET /content-router/model', () => {
     expect([post.status, post.headers.allow]).toEqual([405, 'HEAD, GET']); // as /i18n/locales (Koa's plain 405, as Strapi)
   });
 
+  it('a caller the host recognised (auth.resolve): its grants and its subject', async () => {
+    const router = createContentRouter({
+      contentTypes: [global] as ContentRouterOptions['contentTypes'],
+      engine: testEngine(),
+      logger: false,
+      upload: false,
+      auth: { resolve: async (req) => (req.headers['x-sso-user'] === 'alice' ? { actions: ['api::global.global.find'], subject: 'sso:alice' } : null) },
+    });
+    await router.ready;
+    const host = express().use('/api', router);
+    const res = await request(host).get('/api/content-router/model').set('x-sso-user', 'alice').expect(200);
+    expect(res.body.data.caller).toEqual({ kind: 'host', subject: 'sso:alice' });
+    expect(res.body.data.contentTypes.map((ct: { uid: string }) => ct.uid)).toEqual(['api::global.global']);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const anonymous = await request(host).get('/api/content-router/model').expect(200);
+    expect(anonymous.body.data).toMatchObject({ caller: null, contentTypes: [] });
+  });
+
   it('refuses a collection type whose route is /content-router at start-up; a single type of that name is served', async () => {
     const clash = { ...author, collectionName: 'crs', info: { singularName: 'cr', pluralName: 'content-router' }, attributes: { name: { type: 'string' } } };
     let error: unknown;

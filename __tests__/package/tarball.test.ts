@@ -100,13 +100,19 @@ function expectOk(res: SpawnSyncReturns<string>, what: string): void {
     const files = listed.stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
     const outside = files.filter((f) => !f.startsWith('dist/')).sort();
     expect(outside).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json']);
-    const dist = files.filter((f) => f.startsWith('dist/'));
+    // The built admin (dist/admin: index.html and Vite's hashed assets, docs/admin.md) ships as it is built; the rest
+    // of dist/ is the library.
+    const dist = files.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/admin/'));
     // Maps would point at lib/*.ts, which is not shipped; the JavaScript is tsc's readable output.
     expect(dist.filter((f) => !/\.(js|d\.ts)$/.test(f))).toEqual([]);
     const js = dist.filter((f) => f.endsWith('.js'));
     expect(js.length).toBeGreaterThan(50);
     expect(js.filter((f) => !dist.includes(f.replace(/\.js$/, '.d.ts')))).toEqual([]);
     expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/cli.js']));
+    // `npm pack` ran `npm run build`: when it builds the admin, the package ships it (createAdmin needs no build step).
+    if (existsSync(join(REPO, 'dist', 'admin', 'index.html'))) {
+      expect(files).toEqual(expect.arrayContaining(['dist/admin/index.html', expect.stringMatching(/^dist\/admin\/assets\/.+\.js$/)]));
+    }
     const license = run('tar', ['-xzOf', tarball, 'package/LICENSE'], tmp);
     expect(license.stdout).toMatch(/^MIT License/);
   });

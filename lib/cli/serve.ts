@@ -10,13 +10,14 @@ import { mongoEngine } from '../engine/mongo/mongo-engine';
 import { ConfigurationError } from '../errors';
 import { answerClientErrors } from '../http/answer-client-errors';
 import { createProjectApp } from '../http/project-app';
+import { checkAdminBuilt } from '../http/create-admin';
 import { loadStrapiProject, type StrapiProject } from '../project';
 import { mergeConfig } from '../project/merge-config';
 import { isPlainObject } from '../project/project-note';
 import { formatProgress, importStrapiExport, type TransferProgressEvent } from '../transfer';
 import { readExportLocales, readKeptLocales } from '../transfer/read-locales';
 
-export const SERVE_USAGE = `usage: content-router serve <project-dir> [--import <export-file> [--key <key>]] [--options <file.json>]
+export const SERVE_USAGE = `usage: content-router serve <project-dir> [--import <export-file> [--key <key>]] [--options <file.json>] [--admin]
 
 Serves a Strapi 5 project folder's REST API (docs/strapi-projects.md): its schema files, components, user
 extension, config/ (api, plugins, middlewares, server) and .env, at the prefix of config/api (/api).
@@ -24,6 +25,7 @@ extension, config/ (api, plugins, middlewares, server) and .env, at the prefix o
               the content, media files, locales, users, roles and the Public role's grants
   --key       the export's encryption key (strapi export --key)
   --options   createContentRouter options as JSON, merged over the project's (auth.apiTokens, auth.public, i18n...)
+  --admin     the built-in admin at /admin (docs/admin.md): log in as a users-permissions user or with an API token
 Environment (the project's .env included): PORT (default: config/server, else 1337), HOST,
   MONGODB_URI (MONGODB_TRANSACTIONS=false for a standalone server), else the embedded engine's DATA_FILE
   (default <project-dir>/.tmp/content-router.db). Ctrl-C or SIGTERM closes the store and exits.`;
@@ -120,13 +122,14 @@ interface ServeArgs {
   readonly importFile?: string;
   readonly key?: string;
   readonly options?: string;
+  readonly admin?: boolean;
 }
 
 /** The command line, or the exit code when it is a usage error (2) or `--help` (0). */
 function parseServeArgs(args: readonly string[], io: ServeIo): ServeArgs | number {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...args], allowPositionals: true, options: { import: { type: 'string' }, key: { type: 'string' }, options: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: [...args], allowPositionals: true, options: { import: { type: 'string' }, key: { type: 'string' }, options: { type: 'string' }, admin: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     io.stderr(`content-router serve: ${(error as Error).message}\n\n${SERVE_USAGE}\n`);
     return 2;
@@ -135,7 +138,7 @@ function parseServeArgs(args: readonly string[], io: ServeIo): ServeArgs | numbe
   const [dir, ...extra] = parsed.positionals;
   const problem = dir === undefined || extra.length > 0 ? 'give one <project-dir>' : parsed.values.key !== undefined && parsed.values.import === undefined ? '--key goes with --import' : undefined;
   if (problem) return (io.stderr(`content-router serve: ${problem}\n\n${SERVE_USAGE}\n`), 2);
-  return { dir: dir!, importFile: parsed.values.import, key: parsed.values.key, options: parsed.values.options };
+  return { dir: dir!, importFile: parsed.values.import, key: parsed.values.key, options: parsed.values.options, admin: parsed.values.admin };
 }
 
 /** `--import`: the export into the router's empty store, its files into the project's uploads. */
@@ -177,6 +180,7 @@ export async function runServe(args: readonly string[], io: ServeIo = processIo)
   let server: Server | undefined;
   let router: ContentRouter | undefined;
   try {
+    if (parsed.admin) checkAdminBuilt(); // before the port and the store are taken
     const envFile = path.join(dir, '.env');
     if (fs.existsSync(envFile)) process.loadEnvFile(envFile); // as Strapi: the variables already set win
     const project = await loadStrapiProject(dir);
@@ -188,10 +192,10 @@ export async function runServe(args: readonly string[], io: ServeIo = processIo)
     const i18n = await localesOf(options, store, importFile, key);
     router = createContentRouter({ ...options, ...(i18n ? { i18n } : {}), engine: store.open() });
     const state = { importing: importFile !== undefined };
-    mount(router, { prefix: project.prefix, uploadsDir: project.uploadsDir, cors, state });
+    mount(router, { prefix: project.prefix, uploadsDir: project.uploadsDir, cors, state, ...(parsed.admin ? { admin: {} } : {}) });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : portOf(project);
-    io.stdout(`content-router serve: ${project.dir} on http://localhost:${port}${project.prefix} (store: ${store.describe})\n`);
+    io.stdout(`content-router serve: ${project.dir} on http://localhost:${port}${project.prefix} (store: ${store.describe})${parsed.admin ? `, the admin on http://localhost:${port}/admin/` : ''}\n`);
     io.stderr(describeNotTakenOver(project));
     const closed = closeOnSignals(server, router, io);
     if (!(await started(router, importFile === undefined, io))) return await closed;

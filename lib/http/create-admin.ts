@@ -38,15 +38,7 @@ const NO_CACHE = 'no-cache';
 export function createAdmin(router: Router, options: AdminOptions = {}): Router {
   checkOptions(router, options);
   const root = path.resolve(options.assetsDir ?? DEFAULT_ADMIN_DIR);
-  const indexFile = path.join(root, 'index.html');
-  if (!fs.existsSync(indexFile)) {
-    throw new ConfigurationError(
-      'CR_ADMIN_NOT_BUILT',
-      `createAdmin: the admin is not built (${indexFile} is missing). In a checkout of content-router run \`npm run build\` ` +
-        '(the npm package ships it built), or give `assetsDir` the folder of your own build.',
-    );
-  }
-  const index = fs.readFileSync(indexFile, 'utf8');
+  const index = fs.readFileSync(checkAdminBuilt(root), 'utf8');
   const apiUrls = new WeakMap<object, string>();
   const apiUrlOf = (req: Request): string => {
     if (options.apiUrl !== undefined) return options.apiUrl;
@@ -75,6 +67,22 @@ export function createAdmin(router: Router, options: AdminOptions = {}): Router 
     sendIndex(req, res);
   });
   return admin;
+}
+
+/**
+ * The built admin's `index.html` in `root` (default the package's `dist/admin`), or `CR_ADMIN_NOT_BUILT` saying how to
+ * build it: `content-router serve --admin` checks it before it opens the store.
+ */
+export function checkAdminBuilt(root: string = DEFAULT_ADMIN_DIR): string {
+  const indexFile = path.join(path.resolve(root), 'index.html');
+  if (!fs.existsSync(indexFile)) {
+    throw new ConfigurationError(
+      'CR_ADMIN_NOT_BUILT',
+      `createAdmin: the admin is not built (${indexFile} is missing). In a checkout of content-router run \`npm run build\` ` +
+        '(the npm package ships it built), or give `assetsDir` the folder of your own build.',
+    );
+  }
+  return indexFile;
 }
 
 function checkOptions(router: unknown, options: AdminOptions): void {

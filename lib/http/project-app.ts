@@ -2,6 +2,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Router } from 'express';
 import { ServiceUnavailableError } from '../errors';
 import { formatError } from '../format/format-error';
+import { createAdmin, type AdminOptions } from './create-admin';
 import { createCorsMiddleware, type CorsOptions } from './cors';
 import { healthCheck } from './health-route';
 import { serveUploads } from './serve-uploads';
@@ -19,9 +20,10 @@ export interface ProjectApp {
   readonly app: Express;
   /**
    * Mounts what Strapi serves: CORS for every path (Strapi's `strapi::cors` is global), Strapi's `/_health`, the
-   * uploads at `/uploads`, the API at `prefix` (503 while `state.importing`).
+   * uploads at `/uploads`, the API at `prefix` (503 while `state.importing`), and with `admin` the built-in admin at
+   * `/admin`, where Strapi has its own (`CR_ADMIN_NOT_BUILT` when it is not built).
    */
-  mount(router: Router, settings: { prefix: string; uploadsDir: string; cors?: boolean | CorsOptions; state: { readonly importing: boolean } }): void;
+  mount(router: Router, settings: { prefix: string; uploadsDir: string; cors?: boolean | CorsOptions; state: { readonly importing: boolean }; admin?: AdminOptions }): void;
 }
 
 /**
@@ -37,11 +39,13 @@ export function createProjectApp(): ProjectApp {
   app.disable('x-powered-by');
   return {
     app,
-    mount(router, { prefix, uploadsDir, cors, state }) {
+    mount(router, { prefix, uploadsDir, cors, state, admin }) {
+      const adminApp = admin && createAdmin(router, { apiUrl: prefix, ...admin }); // before anything is mounted: it may throw
       if (cors) app.use(createCorsMiddleware(cors));
       app.all('/_health', healthCheck(router));
       app.use('/uploads', serveUploads(uploadsDir));
       app.use(prefix, whileImporting(state), router);
+      if (adminApp) app.use('/admin', adminApp);
     },
   };
 }

@@ -21,6 +21,7 @@ const PASSWORD = 'Password-1234';
 let server;
 let baseUrl;
 let token;
+let everyTypeToken;
 let browser;
 let page;
 /** Uncaught errors and console errors of the page: the last test expects none. */
@@ -75,7 +76,7 @@ before(async () => {
     readline.createInterface({ input: server.stdout }).on('line', (line) => line.startsWith('{"url"') && resolve(line));
     server.once('exit', (code) => reject(new Error(`the test server exited (${code})`)));
   });
-  ({ url: baseUrl, token } = JSON.parse(first));
+  ({ url: baseUrl, token, everyTypeToken } = JSON.parse(first));
 
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -293,6 +294,120 @@ test('a role without delete is offered no delete button', async () => {
   await page.getByRole('menuitem', { name: 'Media library' }).click();
   await page.getByText('library-a.png').waitFor();
   assert.equal(await page.getByRole('button', { name: /^Delete/ }).count(), 0);
+});
+
+test('the model with every attribute type: each field filled in the admin, stored as the REST API says', async () => {
+  const api2 = async (pathAndQuery, init = {}) => {
+    const res = await fetch(`${baseUrl}/api2${pathAndQuery}`, { ...init, headers: { authorization: `Bearer ${everyTypeToken}`, 'content-type': 'application/json', ...init.headers } });
+    return { status: res.status, body: await res.json().catch(() => null) };
+  };
+  for (const label of ['red', 'green', 'blue']) assert.equal((await api2('/tags', { method: 'POST', body: JSON.stringify({ data: { label } }) })).status, 201);
+
+  // A second admin of a second router on the same origin (config.json says /api2): its own login, an API token.
+  await page.goto(`${baseUrl}/admin2/`);
+  await page.getByLabel(/^API token/).fill(everyTypeToken);
+  await page.getByRole('button', { name: 'Use the token' }).click();
+  await page.getByRole('menuitem', { name: 'Kitchen sink' }).click();
+  await page.getByRole('link', { name: 'Create' }).click();
+
+  const input = (name) => page.locator(`[name="${name}"]`);
+  await page.getByLabel('name', { exact: true }).fill('Every Type, Ünïcode!');
+  assert.equal(await page.getByLabel('slug', { exact: true }).inputValue(), 'every-type-unicode');
+  await page.getByLabel('summary', { exact: true }).fill('A text');
+  await page.getByLabel('notes (Markdown)').fill('# Title\n\n*markdown*');
+  await page.getByLabel('body (blocks JSON)').fill(JSON.stringify([{ type: 'heading', level: 2, children: [{ type: 'text', text: 'Blocks' }] }]));
+  await page.getByLabel('contact', { exact: true }).fill('someone@example.com');
+  await page.getByLabel('secret', { exact: true }).fill('hunter2-hunter2');
+  await page.getByLabel('count', { exact: true }).fill('42');
+  await page.getByLabel('big', { exact: true }).fill('9007199254740993');
+  await page.getByLabel('price', { exact: true }).fill('12.5');
+  await page.getByLabel('ratio', { exact: true }).fill('0.25');
+  await page.getByLabel('day', { exact: true }).fill('2026-11-20');
+  await page.getByLabel('at', { exact: true }).fill('09:15:30');
+  await page.getByLabel('moment', { exact: true }).fill('2026-11-20T10:30');
+  await page.getByLabel('enabled', { exact: true }).check();
+  await page.getByRole('combobox', { name: 'size' }).click();
+  await page.getByRole('option', { name: 'medium' }).click();
+  await page.getByLabel('extra (JSON)').fill('{"a":[1,2,{"b":null}]}');
+  await page.getByLabel('color (plugin::color-picker.color)').fill('#ff8800');
+  await page.getByLabel('Upload to picture', { exact: true }).setInputFiles([{ name: 'every-one.png', mimeType: 'image/png', buffer: await png('#123') }]);
+  await page.getByText('every-one.png').waitFor();
+  await page.getByLabel('Upload to pictures', { exact: true }).setInputFiles([
+    { name: 'every-a.png', mimeType: 'image/png', buffer: await png('#456') },
+    { name: 'every-b.png', mimeType: 'image/png', buffer: await png('#789') },
+  ]);
+  await page.getByText('every-b.png').waitFor();
+  // Every relation kind, each from its searchable select.
+  for (const [name, picks] of [['mainTag', ['red']], ['primaryTag', ['green']], ['tags', ['blue', 'red']], ['oneTag', ['blue']], ['someTags', ['green', 'blue']]]) {
+    for (const pick of picks) {
+      await page.getByLabel(name, { exact: true }).fill(pick.slice(0, 2));
+      await page.getByRole('option', { name: pick, exact: true }).click();
+    }
+  }
+  // A component, a repeatable component holding a nested one, a dynamic zone.
+  await input('address.street').fill('1 Main Street');
+  await input('address.city').fill('Springfield');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await input('steps.0.title').fill('Boil');
+  await input('steps.0.minutes').fill('10');
+  await input('steps.0.where.city').fill('Kitchen');
+  await page.getByRole('button', { name: 'Add to sections' }).click();
+  await page.getByRole('menuitem', { name: /^Note/ }).click();
+  await input('sections.0.text').fill('A note in the zone');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await page.waitForURL(/#\/kitchen-sinks\/(?!create)[^/]+$/);
+  const documentId = decodeURIComponent(page.url().split('/').pop());
+
+  const populate = 'populate[picture]=true&populate[pictures]=true&populate[mainTag]=true&populate[primaryTag]=true&populate[tags]=true&populate[oneTag]=true&populate[someTags]=true&populate[address]=true&populate[steps][populate][where]=true&populate[sections]=true';
+  const doc = await eventually(async () => {
+    const answer = await api2(`/kitchen-sinks/${documentId}?status=draft&${populate}`);
+    assert.equal(answer.status, 200);
+    return answer.body.data;
+  });
+  assert.equal(doc.name, 'Every Type, Ünïcode!');
+  assert.equal(doc.slug, 'every-type-unicode');
+  assert.equal(doc.summary, 'A text');
+  assert.equal(doc.notes, '# Title\n\n*markdown*');
+  assert.deepEqual(doc.body, [{ type: 'heading', level: 2, children: [{ type: 'text', text: 'Blocks' }] }]);
+  assert.equal(doc.contact, 'someone@example.com');
+  assert.equal('secret' in doc, false); // write-only
+  assert.equal(doc.count, 42);
+  assert.equal(doc.big, '9007199254740993');
+  assert.equal(Number(doc.price), 12.5);
+  assert.equal(doc.ratio, 0.25);
+  assert.equal(doc.day, '2026-11-20');
+  assert.equal(doc.at, '09:15:30.000');
+  assert.equal(doc.moment, new Date('2026-11-20T10:30').toISOString()); // the browser's time zone is this process's
+  assert.equal(doc.enabled, true);
+  assert.equal(doc.size, 'medium');
+  assert.deepEqual(doc.extra, { a: [1, 2, { b: null }] });
+  assert.equal(doc.color, '#ff8800');
+  assert.equal(doc.picture.name, 'every-one.png');
+  assert.deepEqual(doc.pictures.map((f) => f.name), ['every-a.png', 'every-b.png']);
+  assert.equal(doc.mainTag.label, 'red');
+  assert.equal(doc.primaryTag.label, 'green');
+  assert.deepEqual(doc.tags.map((t) => t.label), ['blue', 'red']);
+  assert.equal(doc.oneTag.label, 'blue');
+  assert.deepEqual(doc.someTags.map((t) => t.label), ['green', 'blue']);
+  assert.deepEqual([doc.address.street, doc.address.city], ['1 Main Street', 'Springfield']);
+  assert.deepEqual(doc.steps.map((s) => [s.title, s.minutes, s.where?.city]), [['Boil', 10, 'Kitchen']]);
+  assert.deepEqual(doc.sections.map((s) => [s.__component, s.text]), [['parts.note', 'A note in the zone']]);
+
+  // The form reads every field back; publish, unpublish, delete.
+  await page.reload();
+  await input('name').waitFor();
+  await eventually(async () => assert.equal(await input('steps.0.where.city').inputValue(), 'Kitchen'));
+  assert.equal(await input('big').inputValue(), '9007199254740993');
+  assert.equal(await input('at').inputValue(), '09:15:30');
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await page.getByRole('button', { name: 'Unpublish' }).waitFor();
+  assert.equal((await api2(`/kitchen-sinks/${documentId}`)).body.data.big, '9007199254740993');
+  await page.getByRole('button', { name: 'Unpublish' }).click();
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await eventually(async () => assert.equal((await api2(`/kitchen-sinks/${documentId}`)).status, 404));
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await eventually(async () => assert.equal((await api2(`/kitchen-sinks/${documentId}?status=draft`)).status, 404));
 });
 
 test('no page error, no console error, no failed request but the deliberate ones', () => {

@@ -1,7 +1,9 @@
 import DescriptionIcon from '@mui/icons-material/Description';
 import PermMediaIcon from '@mui/icons-material/PermMedia';
 import WebAssetIcon from '@mui/icons-material/WebAsset';
-import { Admin, Resource } from 'react-admin';
+import { useMemo } from 'react';
+import { Admin, localStorageStore, Resource } from 'react-admin';
+import { getApiUrl } from './api';
 import { authProvider } from './auth-provider';
 import { dataProvider } from './data-provider';
 import { FILES, type ModelIndex } from './model';
@@ -40,8 +42,12 @@ function resources(model: ModelIndex | undefined) {
   return list;
 }
 
-export const App = () => (
-  <Admin dataProvider={dataProvider} authProvider={authProvider} loginPage={LoginPage} layout={Layout} title="content-router admin" disableTelemetry requireAuth>
+export const App = () => {
+  // react-admin's preferences (list columns, filters) in localStorage, one set per API.
+  const store = useMemo(() => localStorageStore(undefined, `content-router-admin:${getApiUrl()}`), []);
+  return (
+  <Admin store={store} dataProvider={dataProvider} authProvider={authProvider} loginPage={LoginPage} layout={Layout} title="content-router admin" disableTelemetry requireAuth>
     {(permissions: ModelIndex | undefined) => resources(permissions)}
   </Admin>
-);
+  );
+};

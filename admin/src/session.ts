@@ -5,7 +5,12 @@ export type Session =
   | { kind: 'jwt'; jwt: string; refreshToken?: string }
   | { kind: 'token'; token: string };
 
-const KEY = 'content-router-admin.session';
+let KEY = 'content-router-admin.session';
+
+/** Keys the session by the API's URL: two admins of two routers on one origin keep two logins. */
+export function setSessionScope(apiUrl: string): void {
+  KEY = `content-router-admin.session:${apiUrl}`;
+}
 
 export function getSession(): Session | null {
   try {

@@ -80,7 +80,7 @@ const FormToolbar = ({ ct, creating }: { ct: ContentType; creating: boolean }) =
       {canWrite && ct.draftAndPublish && p.publish && (
         <PublishButton creating={creating} />
       )}
-      {!creating && published && p.publish && (
+      {!creating && published && p.update && (
         <DocumentActionButton action="unpublish" label="Unpublish" confirm="The published version is removed; the draft stays." />
       )}
       {!creating && published && p.update && (

@@ -344,6 +344,8 @@ test('the model with every attribute type: each field filled in the admin, store
       await page.getByRole('option', { name: pick, exact: true }).click();
     }
   }
+  // A to-many relation reordered after the picks: red before blue.
+  await page.getByRole('button', { name: 'Move red up in tags' }).click();
   // A component, a repeatable component holding a nested one, a dynamic zone.
   await input('address.street').fill('1 Main Street');
   await input('address.city').fill('Springfield');
@@ -386,7 +388,7 @@ test('the model with every attribute type: each field filled in the admin, store
   assert.deepEqual(doc.pictures.map((f) => f.name), ['every-a.png', 'every-b.png']);
   assert.equal(doc.mainTag.label, 'red');
   assert.equal(doc.primaryTag.label, 'green');
-  assert.deepEqual(doc.tags.map((t) => t.label), ['blue', 'red']);
+  assert.deepEqual(doc.tags.map((t) => t.label), ['red', 'blue']);
   assert.equal(doc.oneTag.label, 'blue');
   assert.deepEqual(doc.someTags.map((t) => t.label), ['green', 'blue']);
   assert.deepEqual([doc.address.street, doc.address.city], ['1 Main Street', 'Springfield']);

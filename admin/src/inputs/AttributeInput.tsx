@@ -8,6 +8,7 @@ import {
 import { isMorph, isToOne, type Attribute, type Attributes, type ModelIndex } from '../model';
 import { JsonInput } from './JsonInput';
 import { MediaInput } from './MediaInput';
+import { RelationOrder } from './RelationOrder';
 import { UidInput } from './UidInput';
 
 const full = { width: '100%' } as const;
@@ -94,9 +95,12 @@ const RelationInput = ({ model, attribute, source, label }: { model: ModelIndex;
       <AutocompleteInput label={label} optionText={optionText} filterToQuery={filterToQuery} sx={full} />
     </ReferenceInput>
   ) : (
-    <ReferenceArrayInput source={source} reference={target.route}>
-      <AutocompleteArrayInput label={label} optionText={optionText} filterToQuery={filterToQuery} sx={full} helperText="In this order" />
-    </ReferenceArrayInput>
+    <>
+      <ReferenceArrayInput source={source} reference={target.route}>
+        <AutocompleteArrayInput label={label} optionText={optionText} filterToQuery={filterToQuery} sx={full} helperText="In the order below" />
+      </ReferenceArrayInput>
+      <RelationOrder source={source} reference={target.route} optionText={optionText} label={label} />
+    </>
   );
 };
 

@@ -128,7 +128,7 @@ test('an editor logs in and lists articles: search, status, columns', async () =
   await page.getByText('1-3 of 3').waitFor();
 });
 
-test('an article created, refused, edited, published, unpublished and deleted, seen through the REST API', async () => {
+test('an article created, refused, edited, published, its draft discarded, unpublished and deleted, seen through the REST API', async () => {
   await page.goto(`${baseUrl}/admin/#/articles/create`);
   await page.getByLabel('title', { exact: true }).fill('Written in the admin');
   // The uid follows its target field while it was not typed (Strapi's admin's slug).
@@ -213,6 +213,15 @@ test('an article created, refused, edited, published, unpublished and deleted, s
   await page.waitForTimeout(300); // MUI's focus transitions
   await page.screenshot({ path: path.join(shots, 'admin-builtin-edit.png'), animations: 'disabled' });
   await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Discard draft: a saved change of the draft is reset to the published version.
+  await title.fill('A change to throw away');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await eventually(async () => assert.equal((await rest(`/articles/${documentId}?status=draft`)).body.data.title, 'A change to throw away'));
+  await page.getByRole('button', { name: 'Discard draft' }).click();
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await eventually(async () => assert.equal((await rest(`/articles/${documentId}?status=draft`)).body.data.title, 'Edited in the admin'));
+  await eventually(async () => assert.equal(await title.inputValue(), 'Edited in the admin')); // the form re-read
 
   // Unpublish: the published version goes, the draft stays.
   await page.getByRole('button', { name: 'Unpublish' }).click();

@@ -276,6 +276,7 @@ test('the media library: several files uploaded, one described, one deleted', as
     { name: 'library-b.png', mimeType: 'image/png', buffer: await png('#3aa') },
   ]);
   await page.getByText('library-b.png').waitFor();
+  await page.getByText('1-8 of 8').waitFor(); // the 3 seeded files, the article's 3, these 2: the last page knows its total
   await page.getByRole('link', { name: 'Edit library-a.png' }).click();
   await page.getByLabel('Alternative text').fill('A purple square');
   await page.getByLabel('Caption').fill('Uploaded by the test');

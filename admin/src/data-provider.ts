@@ -98,7 +98,10 @@ async function listFiles(params: Partial<GetListParams>) {
   const files = await request<Json[]>('/upload/files', {
     query: { filters, sort: [`${field}:${params.sort?.order === 'ASC' ? 'asc' : 'desc'}`], pagination: { page, pageSize: perPage + 1 } },
   });
-  return { data: files.slice(0, perPage) as RaRecord[], pageInfo: { hasNextPage: files.length > perPage, hasPreviousPage: page > 1 } };
+  const data = files.slice(0, perPage) as RaRecord[];
+  // On the last page the total is known; before it, "is there more" (one file more than the page was asked).
+  if (files.length <= perPage) return { data, total: (page - 1) * perPage + files.length };
+  return { data, pageInfo: { hasNextPage: true, hasPreviousPage: page > 1 } };
 }
 
 /** Uploads files to the media library (`POST /upload`, several `files` parts); resolves with the stored files. */

@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { randomBytes } from 'node:crypto';
 import { createAuth, type AuthOptions } from './auth';
 import { createDocumentService, documentServices, type DocumentService, type LifecycleHooks } from './documents';
 import { memoryEngine, type Engine } from './engine';
@@ -49,9 +50,12 @@ export interface ContentRouterOptions {
    * components a populate tree or a sort path may go through; deeper is a 400), `maxJoinedRows` 10000 (the
    * most rows the populates of one read may join, all levels together; more is a 400 naming the populate path),
    * `populatePagination` true (`populate[<rel>][start|limit|withCount]` per parent row; false answers Strapi 5's
-   * `400 Invalid key` to them, docs/rest-api.md).
+   * `400 Invalid key` to them, docs/rest-api.md),
+   * `cursorPagination` true (`pagination[cursor]` pages by cursor; false ignores it, as Strapi 5 does) and
+   * `cursorSecret` (the key cursors are signed with, at least 16 characters; default: random per router, so
+   * cursors do not survive a restart nor work across instances: give the same secret to each. docs/rest-api.md).
    */
-  rest?: { defaultLimit?: number; maxLimit?: number; maxDepth?: number; maxJoinedRows?: number; populatePagination?: boolean };
+  rest?: { defaultLimit?: number; maxLimit?: number; maxDepth?: number; maxJoinedRows?: number; populatePagination?: boolean; cursorPagination?: boolean; cursorSecret?: string };
   /** Configured locales (codes, or `{ code, name }` with a display name); default `{ locales: ['en'], defaultLocale: 'en' }`. */
   i18n?: I18nOptions;
   /**
@@ -213,6 +217,8 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     maxDepth: options.rest?.maxDepth ?? DEFAULT_MAX_DEPTH,
     maxJoinedRows: options.rest?.maxJoinedRows ?? DEFAULT_MAX_JOINED_ROWS,
     populatePagination: options.rest?.populatePagination ?? true,
+    cursorPagination: options.rest?.cursorPagination ?? true,
+    cursorSecret: options.rest?.cursorSecret ?? randomBytes(32),
   };
   const logger = createLogger(options.logger);
   const webhooks = createWebhooks(options.webhooks, { registry, engine, logger, ready: () => readiness.ready });

@@ -1,5 +1,6 @@
 import { ReadLimitError, type Engine } from '../engine/types';
 import { compileFilterJoins, selectsOneRow, type FilterJoinNode } from '../pipeline';
+import { pageRows } from '../query';
 import type { PopulateMap, Query, Status } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { UPLOAD_FILE_UID } from '../schema/types';
@@ -43,7 +44,7 @@ export async function checkFilterBudget(registry: Registry, engine: Engine, ct: 
  * deeper one (what the populate may join at most). Over the budget, a ReadLimitError naming the populate path.
  */
 async function checkPopulateFilters(registry: Registry, engine: Engine, query: Query, one: boolean, max: number): Promise<void> {
-  const parents = one ? 1 : query.pagination.kind === 'offset' ? query.pagination.limit : query.pagination.pageSize;
+  const parents = one ? 1 : pageRows(query.pagination);
   for (const found of populateFilters(registry, query.populate, query.status, [], true)) {
     const rows = (found.top ? parents : max) * (await scopeCount(engine, found.target.collectionName, statusScope(found.target, query.status)));
     if (!(await within(engine, found.nodes, rows, max))) {

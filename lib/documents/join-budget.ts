@@ -1,6 +1,7 @@
 import { ReadLimitError, type Engine, type Filter, type Pipeline } from '../engine/types';
 import { compileFindRows, compileJoinCountPlan, type FanOutStatistic, compileJoinCountStep, joinCountRows, type JoinCountNode, type JoinCountPair, type JoinCountPlan } from '../pipeline';
 import { createIdentityCache, deepFreeze } from '../util/frozen';
+import { pageRows } from '../query';
 import type { Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { maxFanOut, scopeCount } from './join-statistics';
@@ -52,8 +53,7 @@ export async function checkJoinBudget(registry: Registry, engine: Engine, ct: Co
 }
 
 function pageSize(query: Query): number {
-  const p = query.pagination;
-  return p.kind === 'offset' ? p.limit : p.pageSize;
+  return pageRows(query.pagination);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { withReadBudget, type AggregateOptions, type Engine, type Filter, type Pipeline } from '../engine';
 import { compileDocumentBytes, formatDocument, type RowWrite } from '../format';
-import { compileFind, compileFindOne, compileFindOnePage, readPage } from '../pipeline';
+import { compileFind, compileFindOne, compileFindOnePage, CURSOR_FIELD, readPage } from '../pipeline';
 import { createIdentityCache, deepFreeze } from '../util/frozen';
 import type { Pagination, Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
@@ -43,14 +43,16 @@ async function aggregate(engine: Engine, collection: string, pipeline: Pipeline,
 
 export type PaginationMeta =
   | { page: number; pageSize: number; pageCount?: number; total?: number }
-  | { start: number; limit: number; total?: number };
+  | { start: number; limit: number; total?: number }
+  | { limit: number; nextCursor: string | null; total?: number };
 
 export interface FindManyResult {
   data: Row[];
   pagination: PaginationMeta;
 }
 
-function paginationMeta(p: Pagination, total: number | undefined): PaginationMeta {
+function paginationMeta(p: Pagination, total: number | undefined, nextCursor: string | null = null): PaginationMeta {
+  if (p.kind === 'cursor') return p.withCount ? { limit: p.limit, nextCursor, total: total ?? 0 } : { limit: p.limit, nextCursor };
   if (p.kind === 'offset') return p.withCount ? { start: p.start, limit: p.limit, total: total ?? 0 } : { start: p.start, limit: p.limit };
   if (!p.withCount) return { page: p.page, pageSize: p.pageSize };
   const t = total ?? 0;
@@ -154,7 +156,12 @@ async function readList(registry: Registry, engine: Engine, ct: ContentType, que
   await checkBudget(registry, engine, ct, query, false, match);
   const docs = await loggedRead(ct.collectionName, pipeline, () => aggregate(engine, ct.collectionName, pipeline, options));
   const { rows, total } = readPage(docs, query.pagination.withCount);
-  return pageResult({ rows, read }, paginationMeta(query.pagination, total));
+  const p = query.pagination;
+  if (p.kind !== 'cursor') return pageResult({ rows, read }, paginationMeta(p, total));
+  // The page read one row more than its limit: when it came, there is a next page, after this page's last row.
+  const kept = rows.slice(0, p.limit);
+  const last = rows.length > p.limit ? kept[kept.length - 1] : undefined;
+  return pageResult({ rows: kept, read }, paginationMeta(p, total, last ? p.next(last[CURSOR_FIELD] as unknown[]) : null));
 }
 
 /** Runs a one-document query as ONE aggregation; null when nothing matches. One time budget, as {@link findMany}. */

@@ -39,6 +39,8 @@ export const routerOptionsSchema = {
         maxDepth: { type: 'integer', minimum: 1 },
         maxJoinedRows: { type: 'integer', minimum: 1 },
         populatePagination: { type: 'boolean' },
+        cursorPagination: { type: 'boolean' },
+        cursorSecret: { type: 'string', minLength: 16 },
       },
     },
     i18n: {

@@ -8,6 +8,7 @@ import { compilePopulate } from './compile-populate';
 import { compileProjection } from './compile-projection';
 import { compileSort } from './compile-sort';
 import { countUnion, numberRows, POSITION_FIELD } from './page-result';
+import { CURSOR_FIELD } from './reserved-fields';
 
 /** What a read's stages start from: the compile context, the locale scope of its rows and their `$match` scope. */
 export interface ReadRoot {
@@ -72,12 +73,30 @@ function pageStages(r: ReadRoot, ct: ContentType, query: Query, keep: readonly s
  * past `Number.MAX_SAFE_INTEGER` (lib/query/parse-pagination), and so does this for pages built by host code.
  */
 function pageWindow(p: Pagination): { skip: number; limit: number } {
-  const skip = p.kind === 'offset' ? p.start : (p.page - 1) * p.pageSize;
-  const limit = p.kind === 'offset' ? p.limit : p.pageSize;
+  const skip = p.kind === 'offset' ? p.start : p.kind === 'page' ? (p.page - 1) * p.pageSize : 0;
+  // A cursor page reads one row more: the one that says whether there is a next page (documents/read-documents).
+  const limit = p.kind === 'offset' ? p.limit : p.kind === 'page' ? p.pageSize : p.limit + 1;
   if (!Number.isSafeInteger(skip) || skip < 0 || !Number.isSafeInteger(limit) || limit < 1) {
     throw new ValidationError(`Invalid pagination: the rows skipped (${skip}) and the page size (${limit}) must be integers from 0 (1 for the size) to ${Number.MAX_SAFE_INTEGER}`);
   }
   return { skip, limit };
+}
+
+/**
+ * The stages of a cursor page (lib/query/parse-cursor): the keyset range `$match` after the cursor's position
+ * (after the match stages: MongoDB merges adjacent `$match`es and answers the range from an index on the sort keys,
+ * https://www.mongodb.com/docs/manual/core/aggregation-pipeline-optimization/ "$match + $match Coalescence"; not
+ * in the count, which is the query's total), and the `__cur` array of each page row's sort key values, read by
+ * findMany for `nextCursor` (a missing value is null in an array expression, as it sorts).
+ */
+function cursorStages(r: ReadRoot, ct: ContentType, p: Pagination): { after: Stage[]; values: Stage[]; keep: string[] } {
+  if (p.kind !== 'cursor') return { after: [], values: [], keep: [] };
+  const after = p.after ? compileFilters(r.ctx, ct, p.after, r.source) : undefined;
+  return {
+    after: after ? [...after.lookups, { $match: after.match }, ...(after.temps.length > 0 ? [{ $unset: after.temps }] : [])] : [],
+    values: [{ $addFields: { [CURSOR_FIELD]: p.keys.map((key) => `$${key}`) } }],
+    keep: [CURSOR_FIELD],
+  };
 }
 
 /**
@@ -97,8 +116,9 @@ export function compileFind(registry: Registry, contentType: ContentType, query:
   const { skip, limit } = pageWindow(query.pagination);
   const match = matchStages(r, contentType, query, options.match ?? {});
   const sort = sortParts(r, contentType, query);
-  const page = [...(skip > 0 ? [{ $skip: skip }] : []), { $limit: limit }, numberRows(sort.sort), ...sort.unset];
-  const pipeline = [...match, ...sort.stages, ...page, ...pageStages(r, contentType, query, [POSITION_FIELD])];
+  const cursor = cursorStages(r, contentType, query.pagination);
+  const page = [...(skip > 0 ? [{ $skip: skip }] : []), { $limit: limit }, numberRows(sort.sort), ...cursor.values, ...sort.unset];
+  const pipeline = [...match, ...cursor.after, ...sort.stages, ...page, ...pageStages(r, contentType, query, [POSITION_FIELD, ...cursor.keep])];
   return query.pagination.withCount ? [...pipeline, countUnion(contentType.collectionName, match)] : pipeline;
 }
 
@@ -143,5 +163,6 @@ export function compileFindRows(registry: Registry, contentType: ContentType, qu
   const sort = sortParts(r, contentType, query);
   if (options.one) return [...match, ...sort.stages, ...sort.unset, { $limit: 1 }];
   const { skip, limit } = pageWindow(query.pagination);
-  return [...match, ...sort.stages, ...(skip > 0 ? [{ $skip: skip }] : []), { $limit: limit }, ...sort.unset];
+  const cursor = cursorStages(r, contentType, query.pagination);
+  return [...match, ...cursor.after, ...sort.stages, ...(skip > 0 ? [{ $skip: skip }] : []), { $limit: limit }, ...sort.unset];
 }

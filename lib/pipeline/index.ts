@@ -9,4 +9,4 @@ export { compileJoinCountPlan, compileJoinCountStep, joinCountRows, selectsOneRo
 export { PIPELINE_OPERATORS, type PipelineStage } from './operators';
 export { escapeRegex } from './text-pattern';
 export { readPage, type PageResult } from './page-result';
-export { isTempField, POSITION_FIELD, RESERVED_PREFIX, TEMP, TOTAL_FIELD, type TempPrefix } from './reserved-fields';
+export { CURSOR_FIELD, isTempField, POSITION_FIELD, RESERVED_PREFIX, TEMP, TOTAL_FIELD, type TempPrefix } from './reserved-fields';

@@ -45,6 +45,8 @@ export type TempPrefix = (typeof TEMP)[keyof typeof TEMP];
 export const TOTAL_FIELD = '__total';
 /** The field giving each page row its 1-based position in the page (see compileFind). */
 export const POSITION_FIELD = '__pos';
+/** The field giving each row of a cursor page the values of its sort keys, for the next cursor (see compileFind). */
+export const CURSOR_FIELD = '__cur';
 
 const PREFIXES: readonly string[] = Object.values(TEMP);
 

@@ -1,6 +1,6 @@
 export { parseQuery, type ParseQueryInput } from './parse-query';
 export { normalizeParams } from './normalize-params';
 export { parseRawQuery } from './parse-raw-query';
-export type { RestLimits } from './parse-pagination';
+export { pageRows, type RestLimits } from './parse-pagination';
 export { createQueryCache, deepFreeze, type QueryCache } from './query-cache';
 export * from './types';

@@ -1,5 +1,6 @@
 import type { ContentType, Registry } from '../schema';
 import { assertNoTopLevelPagination, parsePagination, type RestLimits } from './parse-pagination';
+import { parseCursor } from './parse-cursor';
 import { parseFields } from './parse-fields';
 import { filtersReference, parseFilters } from './parse-filters';
 import { parsePopulate } from './parse-populate';
@@ -68,13 +69,17 @@ export function parseQuery(input: ParseQueryInput): Query {
   const sort = reads && present(raw.sort) ? parseSort(scope('sort'), ct.attributes, raw.sort) : [];
   const fields = present(raw.fields) ? parseFields(scope('fields'), ct.attributes, raw.fields) : null;
   const populate = present(raw.populate) ? parsePopulate(scope('populate'), contentTypeTarget(ct), raw.populate) : {};
+  const locale = parseLocale(input, raw.locale, filtersReference(filters, 'locale'));
+  const status = parseStatus(ct, raw.status);
   let pagination: Pagination = { kind: 'page', page: 1, pageSize: input.rest.defaultLimit, withCount: true };
   if (input.action === 'find') {
     assertNoTopLevelPagination(raw);
-    pagination = parsePagination(raw.pagination, input.rest);
+    const parsed = parsePagination(raw.pagination, input.rest);
+    pagination = parsed.kind !== 'cursor-request' ? parsed : parseCursor({
+      registry: input.registry, contentType: ct, sort, filters, locale, status, secret: input.rest.cursorSecret, ...parsed,
+    });
   }
-  const locale = parseLocale(input, raw.locale, filtersReference(filters, 'locale'));
-  const query: { -readonly [K in keyof Query]: Query[K] } = { sort, pagination, fields, populate, status: parseStatus(ct, raw.status) };
+  const query: { -readonly [K in keyof Query]: Query[K] } = { sort, pagination, fields, populate, status };
   if (filters) query.filters = filters;
   if (locale !== undefined) query.locale = locale;
   if (input.rest.maxJoinedRows !== undefined) query.maxJoinedRows = input.rest.maxJoinedRows;

@@ -27,7 +27,23 @@ export interface SortItem {
 
 export type Pagination =
   | { readonly kind: 'page'; readonly page: number; readonly pageSize: number; readonly withCount: boolean }
-  | { readonly kind: 'offset'; readonly start: number; readonly limit: number; readonly withCount: boolean };
+  | { readonly kind: 'offset'; readonly start: number; readonly limit: number; readonly withCount: boolean }
+  | CursorPagination;
+
+/**
+ * Keyset ("cursor") pagination (`pagination[cursor]`, lib/query/parse-cursor): `limit` rows after the position
+ * `after` (the range filter on the sort keys, absent on the first page), `keys` the dotted paths of the sort keys
+ * (ending with `id`) whose values the last row's cursor holds, and `next` the function that seals those values
+ * into the opaque `nextCursor` of this query.
+ */
+export interface CursorPagination {
+  readonly kind: 'cursor';
+  readonly limit: number;
+  readonly withCount: boolean;
+  readonly keys: readonly string[];
+  readonly after?: FilterNode;
+  readonly next: (values: readonly unknown[]) => string;
+}
 
 /**
  * What to populate under one relation, media, component or dynamic zone attribute.

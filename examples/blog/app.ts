@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import { createContentRouter, healthCheck, memoryEngine, serveUploads, type ContentRouter, type Engine, type WebhooksOptions } from '../../lib';
-import { jwtSecretFor } from './jwt-secret';
+import { cursorSecretFor, jwtSecretFor } from './jwt-secret';
 import { loadBlogModel } from './model';
 import { providersFromEnv } from './providers-from-env';
 import { seedDemo } from './seed';
@@ -75,13 +75,16 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
   const webhookUrl = options.webhookUrl ?? process.env.WEBHOOK_URL;
   const strapiCompat = options.strapiCompat ?? process.env.STRAPI_COMPAT === '1';
   const publicUrl = options.publicUrl ?? process.env.PUBLIC_URL;
+  const jwtSecret = jwtSecretFor(process.env, options.jwtSecretFile ?? (options.dataFile ? path.join(path.dirname(options.dataFile), 'jwt-secret') : undefined));
   const router = createContentRouter({
     contentTypes: model.contentTypes,
     components: model.components,
     engine,
     i18n: { locales: model.permissions.locales.all, defaultLocale: model.permissions.locales.default },
-    // STRAPI_COMPAT=1: populate[<rel>][start|limit|withCount] answer Strapi 5's 400 (docs/rest-api.md).
-    rest: { defaultLimit: 25, maxLimit: 100, ...(strapiCompat ? { populatePagination: false } : {}) },
+    // STRAPI_COMPAT=1: populate[<rel>][start|limit|withCount] answer Strapi 5's 400, and pagination[cursor] is ignored
+    // as Strapi 5 ignores it (docs/rest-api.md). Cursors are signed with CURSOR_SECRET, or a key derived from the JWT
+    // secret, which is kept in the data folder: they survive a restart, and instances sharing it accept each other's.
+    rest: { defaultLimit: 25, maxLimit: 100, ...(strapiCompat ? { populatePagination: false, cursorPagination: false } : {}), cursorSecret: cursorSecretFor(process.env, jwtSecret) },
     auth: {
       public: { actions: model.permissions.public.actions },
       apiTokens: model.permissions.apiTokens.map((t) => ({ name: t.name, type: t.type, accessKey: t.accessKey })),
@@ -89,7 +92,7 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
       // End users (register, log in, /users/me) with the Authenticated role's grants of permissions.json; the JWT
       // secret is JWT_SECRET, or one generated and kept in the data folder (never the model's fixture secret).
       users: {
-        jwtSecret: jwtSecretFor(process.env, options.jwtSecretFile ?? (options.dataFile ? path.join(path.dirname(options.dataFile), 'jwt-secret') : undefined)),
+        jwtSecret,
         jwt: model.permissions.usersPermissions.jwt,
         roles: {
           authenticated: { actions: authenticatedActions(model.permissions.authenticated.actions, strapiCompat) },

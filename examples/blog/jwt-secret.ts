@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -36,4 +36,17 @@ function readSecret(file: string): string | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/**
+ * The key the example's pagination cursors are signed with (`rest.cursorSecret`): `CURSOR_SECRET` when set, else
+ * derived from the JWT secret (an HMAC of a fixed label: the JWT secret itself cannot be recovered from it), so
+ * that cursors survive a restart as logins do.
+ *
+ * @example
+ * cursorSecretFor(process.env, jwtSecretFor(process.env, '.data/jwt-secret'));
+ */
+export function cursorSecretFor(env: NodeJS.ProcessEnv, jwtSecret: string): string {
+  if (env.CURSOR_SECRET !== undefined && env.CURSOR_SECRET !== '') return env.CURSOR_SECRET;
+  return createHmac('sha256', jwtSecret).update('content-router pagination cursors').digest('base64url');
 }

@@ -122,7 +122,7 @@ export interface DocumentQueryParams<D = ContentDocument> {
   fields?: DocumentFields<D>;
   populate?: DocumentPopulate<D>;
   sort?: DocumentSort<D>;
-  pagination?: { page?: number; pageSize?: number; start?: number; limit?: number; withCount?: boolean };
+  pagination?: { page?: number; pageSize?: number; start?: number; limit?: number; withCount?: boolean; cursor?: string };
   /** Strapi's Document Service form of `pagination: { start, limit }` (or `page`/`pageSize`). */
   start?: number;
   limit?: number;

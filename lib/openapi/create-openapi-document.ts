@@ -34,6 +34,7 @@ const envelopes: Record<string, JsonSchema> = {
     anyOf: [
       { type: 'object', required: ['page', 'pageSize'], additionalProperties: false, properties: { page: { type: 'integer' }, pageSize: { type: 'integer' }, pageCount: { type: 'integer' }, total: { type: 'integer' } } },
       { type: 'object', required: ['start', 'limit'], additionalProperties: false, properties: { start: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' } } },
+      { type: 'object', required: ['limit', 'nextCursor'], additionalProperties: false, properties: { limit: { type: 'integer' }, nextCursor: { type: ['string', 'null'] }, total: { type: 'integer' } } },
     ],
   },
   RelationCount: { type: 'object', required: ['count'], additionalProperties: false, properties: { count: { type: 'integer' } } },

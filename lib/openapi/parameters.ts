@@ -22,7 +22,7 @@ const sort = deep('sort', 'One or more `field[:asc|desc]` (`sort=title:desc`, `s
 });
 
 function pagination(maxLimit: number): Parameter {
-  return deep('pagination', `Page-based (\`pagination[page]\`, \`pagination[pageSize]\`) or offset-based (\`pagination[start]\`, \`pagination[limit]\`); sizes above ${maxLimit} are capped. \`pagination[withCount]=false\` leaves out the total.`, {
+  return deep('pagination', `Page-based (\`pagination[page]\`, \`pagination[pageSize]\`) or offset-based (\`pagination[start]\`, \`pagination[limit]\`); sizes above ${maxLimit} are capped. \`pagination[withCount]=false\` leaves out the total. Cursor-based (not in Strapi): \`pagination[cursor]=\` (empty: the first page) with \`pagination[limit]\`, then \`pagination[cursor]=<meta.pagination.nextCursor>\` until it is null; the total only with \`pagination[withCount]=true\`; not with page, pageSize or start, nor with a sort through a relation or a repeatable component.`, {
     type: 'object',
     properties: {
       page: { type: 'integer', minimum: 1 },
@@ -30,6 +30,7 @@ function pagination(maxLimit: number): Parameter {
       start: { type: 'integer', minimum: 0 },
       limit: { type: 'integer' },
       withCount: { type: 'boolean' },
+      cursor: { type: 'string', maxLength: 4096 },
     },
   });
 }

@@ -77,6 +77,22 @@ describe('memory engine fast paths give the general path\'s results', () => {
     }
   });
 
+  // keyset-page (cursor pages, issue 32): the range after a position of the sort order, then $sort and $limit.
+  it.each<[string, Row, Record<string, number>]>([
+    ['after an id', { $or: [{ id: { $gt: 3 } }] }, { id: 1 }],
+    ['after an id, descending', { $or: [{ id: { $lt: 4 } }] }, { id: -1 }],
+    ['after a value with ties, then id', { $or: [{ views: { $gt: 2 } }, { $and: [{ views: { $eq: 2 } }, { id: { $gt: 1 } }] }] }, { views: 1, id: 1 }],
+    ['after a null ascending', { $or: [{ views: { $ne: null } }, { $and: [{ views: { $eq: null } }, { id: { $gt: 0 } }] }] }, { views: 1, id: 1 }],
+    ['descending with nulls last', { $or: [{ $or: [{ views: { $lt: 2 } }, { views: { $eq: null } }] }, { $and: [{ views: { $eq: 2 } }, { id: { $gt: 1 } }] }] }, { views: -1, id: 1 }],
+    ['mixed types (a number title among strings)', { $or: [{ title: { $gt: 'a' } }, { $and: [{ title: { $eq: 'a' } }, { id: { $gt: 1 } }] }] }, { title: 1, id: 1 }],
+    ['not a range of the order (the path declines)', { $or: [{ id: { $lt: 2 } }, { id: { $gt: 4 } }] }, { id: 1 }],
+    ['a range of another order', { $or: [{ views: { $gt: 1 } }] }, { title: -1, id: 1 }],
+  ])('keyset page: %s', async (_name, range, sort) => {
+    for (const scope of [{ _status: 'published' }, { _status: 'published', locale: 'en' }]) {
+      for (const limit of [1, 2, 100]) await expectMingo([{ $match: scope }, { $match: range }, { $sort: sort }, { $limit: limit }]);
+    }
+  });
+
   it('top-k of a large input: bounded buffer, ties, every page', async () => {
     const titles = ['m', 'a', 'z', 'k', 'a', 'q'];
     await engine.insertMany('articles', Array.from({ length: 300 }, (_, i) => ({

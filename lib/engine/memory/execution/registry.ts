@@ -5,6 +5,7 @@ import { documentNumber } from './fast-paths/document-number';
 import { firstOrNull } from './fast-paths/first-or-null';
 import { indexedLookup } from './fast-paths/indexed-lookup';
 import { indexedMatch } from './fast-paths/indexed-match';
+import { keysetPage } from './fast-paths/keyset-page';
 import { limit } from './fast-paths/limit';
 import { limitedStream } from './fast-paths/limited-stream';
 import { minMaxKey } from './fast-paths/min-max-key';
@@ -30,7 +31,7 @@ import { variableMatch } from './fast-paths/variable-match';
  * path is a file in fast-paths/ and a line here; the fast-paths-off suite then runs every pipeline without it.
  */
 export const PIPELINE_PATHS: readonly PipelinePath[] = [
-  indexedMatch, relationFilter, limitedStream, sortedPage, count, pageTotal, unionPipeline,
+  indexedMatch, relationFilter, keysetPage, limitedStream, sortedPage, count, pageTotal, unionPipeline,
 ];
 
 /** The stage paths, in order (for one stage, the first that takes it and does not decline the rows runs it). */

@@ -179,7 +179,7 @@ const HIGH_UNITS = /[\uD800-\uFFFF]/;
  * Whether every row holds an own string at `key` (none with HIGH_UNITS), or every row an own number but NaN; of
  * the type `kind` when given (the type of the rows already planned).
  */
-function uniformValues(rows: readonly Row[], key: string, kind = rows.length === 0 ? 'string' : typeof rows[0]![key]): boolean {
+export function uniformValues(rows: readonly Row[], key: string, kind = rows.length === 0 ? 'string' : typeof rows[0]![key]): boolean {
   if (kind !== 'string' && kind !== 'number') return false;
   for (const row of rows) {
     const value = row[key];

@@ -7,7 +7,7 @@
  */
 import type { Document, DocumentResponseCollection } from '@strapi/client/dist/types/content-api';
 import type { ContentRouter, ContentRouterOptions, DocumentService, DocumentUid } from '../../lib';
-import type { Article, Author, SharedQuote, SharedSeo } from './generated/blog';
+import type { Article, Author, ListPagination, SharedQuote, SharedSeo } from './generated/blog';
 import type { Thing } from './generated/every-type';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -69,6 +69,18 @@ export function fromStrapiClient(res: DocumentResponseCollection): Author[] {
   void one;
   return authors;
 }
+
+/** A list's `meta.pagination`, cursor pages included (issue 32): a cursor is a string or null, never missing. */
+export const paginations: ListPagination[] = [
+  { page: 1, pageSize: 25, pageCount: 1, total: 3 },
+  { start: 0, limit: 25 },
+  { limit: 50, nextCursor: null },
+  { limit: 50, nextCursor: 'WzEsMl0.abc', total: 3 },
+  // @ts-expect-error: a cursor page always says whether there is a next one
+  { limit: 50 },
+  // @ts-expect-error: a cursor is a string
+  { limit: 50, nextCursor: 12 },
+];
 
 /** The options describe schemas: obvious mistakes fail to compile. */
 export const mistakes: ContentRouterOptions[] = [

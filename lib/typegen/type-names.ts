@@ -9,7 +9,7 @@ const pascal = (s: string): string =>
     .join('');
 
 /** The names a generated file declares besides the types of the model. */
-const RESERVED = ['JSONValue', 'Blocks', 'ContentTypes', 'Components', 'ContentTypeInputs', 'RelationRef', 'RelationPosition', 'RelationInput', 'MediaRef', 'MediaInput'];
+const RESERVED = ['JSONValue', 'Blocks', 'ListPagination', 'ContentTypes', 'Components', 'ContentTypeInputs', 'RelationRef', 'RelationPosition', 'RelationInput', 'MediaRef', 'MediaInput'];
 
 /**
  * A type's wanted name: its singularName (`Article`), or for a plugin's type the plugin and the name, so that two

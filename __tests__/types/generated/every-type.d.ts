@@ -7,6 +7,14 @@
 export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
 /** A `blocks` attribute's value: Strapi's blocks editor nodes. */
 export type Blocks = Array<{ type: string; children?: JSONValue[]; [key: string]: JSONValue | undefined }>;
+/**
+ * A list answer's `meta.pagination`: by page, by offset, or by cursor (`pagination[cursor]`: pass `nextCursor`
+ * back until it is null); `total` unless `pagination[withCount]=false` (by cursor: only with `withCount=true`).
+ */
+export type ListPagination =
+  | { page: number; pageSize: number; pageCount?: number; total?: number }
+  | { start: number; limit: number; total?: number }
+  | { limit: number; nextCursor: string | null; total?: number };
 
 /** A related document in `data`: its documentId (or row id), or an object naming it, the version and a position. */
 export type RelationRef =

@@ -90,24 +90,38 @@ export function queryTypes(registry: Registry, uid: string, query: Query | undef
   return types;
 }
 
-/** `"documentId":"…"` in serialised JSON: a key (a quote inside a string is escaped, so never matches there). */
-const DOCUMENT_ID = /"documentId":"((?:[^"\\]|\\.)*)"/g;
+/** `"documentId":"` in serialised JSON: a key (a quote inside a string is escaped, so never matches there). */
+const KEY = '"documentId":"';
 
 /**
  * The documentIds an answer's JSON shows, at any depth (the data, populated relations and media, in the v5 and
- * the v4 format): every `"documentId"` key with a string value. A JSON field of a document holding such a key
- * adds a tag, which only purges the answer more often.
+ * the v4 format): every `"documentId"` key with a string value, found with `indexOf` (no parse). Bytes are read as
+ * latin1 (one character a byte, the cheapest decoding), a value with other than ASCII decoded again as UTF-8. A
+ * JSON field of a document holding such a key adds a tag, which only purges the answer more often.
  *
  * @example
  * answerDocumentIds('{"data":[{"id":1,"documentId":"a","author":{"documentId":"b"}}]}'); // Set {'a', 'b'}
  */
 export function answerDocumentIds(body: string | Uint8Array): Set<string> {
-  const text = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  const latin1 = typeof body !== 'string';
+  const text = latin1 ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1') : body;
   const ids = new Set<string>();
-  if (!text.includes('"documentId"')) return ids;
-  for (const match of text.matchAll(DOCUMENT_ID)) {
-    const raw = match[1]!;
-    ids.add(raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw);
+  for (let at = text.indexOf(KEY); at !== -1; at = text.indexOf(KEY, at + 1)) {
+    const start = at + KEY.length;
+    let end = start;
+    let escaped = false;
+    for (let c = text.charCodeAt(end); end < text.length && c !== 0x22; c = text.charCodeAt(end)) {
+      if (c === 0x5c) {
+        escaped = true;
+        end++;
+      }
+      end++;
+    }
+    if (end >= text.length) break; // no closing quote: not JSON
+    let raw = text.slice(start, end);
+    if (latin1 && /[^\x00-\x7f]/.test(raw)) raw = Buffer.from(raw, 'latin1').toString('utf8');
+    ids.add(escaped ? (JSON.parse(`"${raw}"`) as string) : raw);
+    at = end;
   }
   return ids;
 }

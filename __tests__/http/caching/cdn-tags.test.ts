@@ -2,7 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import request from 'supertest';
-import { createContentRouter, memoryEngine, type ContentRouter, type ContentRouterOptions, type ContentTypeSchema } from '../../../lib';
+import { createContentRouter, importStrapiExport, memoryEngine, type ContentRouter, type ContentRouterOptions, type ContentTypeSchema } from '../../../lib';
+import { loadBlogModel } from '../../../examples/blog/model';
+import { FIXTURE, tempDir } from '../../transfer/transfer-helpers';
 
 const KEY = 'cdn-tags-full-access-key-0123456789abcdef';
 const auth = { authorization: `Bearer ${KEY}` };
@@ -93,6 +95,32 @@ describe('cache.purge', () => {
     expect(received.flatMap((r) => r.body.tags).sort()).toEqual([...emitted].sort());
     expect(emitted).toEqual(expect.arrayContaining([`d:${a.documentId}`, 't:api::page.page']));
     await new Promise((resolve) => server.close(resolve));
+    await router.engine.close();
+  });
+});
+
+describe('imports', () => {
+  test("an import of a Strapi export purges every document it writes and their types", async () => {
+    const model = loadBlogModel();
+    const router = createContentRouter({
+      contentTypes: model.contentTypes,
+      components: model.components,
+      engine: memoryEngine({ ephemeral: true }),
+      i18n: { locales: ['en', 'fr'], defaultLocale: 'en' },
+      upload: { directory: tempDir('uploads') },
+      logger: false,
+      cacheTags: { header: 'xkey' },
+    });
+    await router.ready;
+    const purged = new Set<string>();
+    router.on('cache.purge', ({ tags }) => tags.forEach((t) => purged.add(t)));
+    await importStrapiExport(router, FIXTURE, { uploads: { directory: tempDir('uploads') }, unconfiguredLocales: 'skip' });
+    for (const uid of ['api::article.article', 'api::author.author', 'api::category.category', 'api::global.global', 'plugin::upload.file']) {
+      expect(purged).toContain(`t:${uid}`);
+    }
+    const rows = await router.engine.find('articles', {});
+    expect(rows.length).toBeGreaterThan(100);
+    for (const row of rows) expect(purged).toContain(`d:${String(row.documentId)}`);
     await router.engine.close();
   });
 });

@@ -24,7 +24,7 @@ export interface CacheTagsOptions {
 /** The settings of a router's cache tags, defaults filled in. */
 export interface CacheTagSettings {
   readonly header: CacheTagHeader;
-  readonly separator: ' ' | ', ';
+  readonly separator: ' ' | ',';
   readonly maxDocuments: number;
   readonly maxHeaderBytes: number;
   readonly prefix: string;
@@ -37,13 +37,13 @@ const SAFE_ID = /^[A-Za-z0-9_.~-]{1,100}$/;
  * The settings of the `cacheTags` option (already checked by the options' schema).
  *
  * @example
- * cacheTagSettings({ header: 'Cache-Tag' }).separator; // ', ' (Cloudflare's tags are comma-separated)
+ * cacheTagSettings({ header: 'Cache-Tag' }).separator; // ',' (Cloudflare's tags are comma-separated)
  */
 export function cacheTagSettings(options: CacheTagsOptions): CacheTagSettings {
   return {
     header: options.header,
     // Cloudflare: a comma-separated list; Fastly: space-separated; xkey: spaces and/or commas.
-    separator: options.header === 'Cache-Tag' ? ', ' : ' ',
+    separator: options.header === 'Cache-Tag' ? ',' : ' ',
     maxDocuments: options.maxDocuments ?? 64,
     maxHeaderBytes: options.maxHeaderBytes ?? 8192,
     prefix: options.prefix ?? '',

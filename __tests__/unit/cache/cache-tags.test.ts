@@ -36,7 +36,7 @@ describe('tags', () => {
   test.each([
     ['xkey', 't:x d:a d:b'],
     ['Surrogate-Key', 't:x d:a d:b'],
-    ['Cache-Tag', 't:x, d:a, d:b'],
+    ['Cache-Tag', 't:x,d:a,d:b'],
   ] as const)('%s separates tags as its CDN reads them', (header, value) => {
     expect(formatTagHeader(cacheTagSettings({ header }), ['t:x'], new Set(['d:a', 'd:b']), [])).toBe(value);
   });

@@ -208,6 +208,18 @@ run(title, () => {
     expect((await fresh(list)).body).not.toContain('Short-lived');
   });
 
+  test('a relation set on one side purges the other: the category that gains a child, the one that loses it', async () => {
+    const categories = (await write('GET', '/api/categories?sort=name')).data as { documentId: string; name: string }[];
+    const id = (name: string) => categories.find((c) => c.name === name)!.documentId;
+    const children = (name: string) => `/api/categories/${id(name)}?populate[children][fields][0]=name`;
+    for (const name of ['Science', 'Technology']) await cached(children(name));
+    expect((await read(cdn, children('Technology'))).body).toContain('"Web"');
+    // Web's row stores its parent; Science's and Technology's rows do not change: only the link's tags purge them.
+    await write('PUT', `/api/categories/${id('Web')}`, { data: { parent: id('Science') } });
+    expect((await fresh(children('Science'))).body).toContain('"Web"');
+    expect((await fresh(children('Technology'))).body).not.toContain('"Web"');
+  });
+
   test('seeded random writes, reads through Varnish identical to the router', async () => {
     const seed = Number(process.env.VARNISH_MODEL_SEED ?? 7);
     const random = prng(seed);
@@ -215,7 +227,7 @@ run(title, () => {
       '/api/articles', '/api/articles?populate=*', '/api/articles?populate[author][populate][avatar]=true&populate[categories]=true',
       '/api/articles?filters[author][name][$containsi]=a&sort=title', '/api/articles?locale=fr&populate=author', '/api/authors?populate=articles',
       '/api/categories?populate[articles][populate][author]=true&populate[parent]=true', '/api/categories?filters[articles][title][$containsi]=e',
-      '/api/global?populate=*', '/api/global?locale=fr', '/api/upload/files', '/api/upload/files/1',
+      '/api/global?populate=*', '/api/global?locale=fr', '/api/upload/files', '/api/upload/files/1', '/api/categories?populate=children',
     ];
     const ids = async (plural: string): Promise<string[]> =>
       ((await write('GET', `/api/${plural}?status=draft&pagination[pageSize]=100`)).data as { documentId: string }[]).map((d) => d.documentId);
@@ -228,6 +240,7 @@ run(title, () => {
       async () => { const id = pick(await ids('authors')); if (id) await write('PUT', `/api/authors/${id}`, { data: { name: `Author ${random()}` } }); return `author ${id}`; },
       async () => { const a = pick(await ids('authors')); const b = pick(await ids('articles')); if (a && b) await write('PUT', `/api/authors/${a}`, { data: { articles: { connect: [b] } } }); return `connect ${a} ${b}`; },
       async () => { const id = pick(await ids('categories')); if (id) await write('PUT', `/api/categories/${id}`, { data: { name: `Category ${random()}` } }); return `category ${id}`; },
+      async () => { const c = await ids('categories'); const [a, b] = [pick(c), pick(c)]; if (a && b && a !== b) await write('PUT', `/api/categories/${a}`, { data: { parent: b } }); return `parent of ${a} ${b}`; },
       async () => (await write('PUT', '/api/global?locale=fr', { data: { siteName: `Site ${random()}` } }), 'global fr'),
       async () => {
         const form = new FormData();
@@ -242,17 +255,17 @@ run(title, () => {
     const log: string[] = [];
     let hits = 0;
     for (let step = 0; step < 80; step++) {
-      if (random() < 0.25) {
-        log.push(await pick(writes)!());
-        continue;
-      }
-      const url = pick(urls)!;
-      log.push(`read ${url}`);
-      const via = await read(cdn, url);
-      const direct = await read(origin, url);
-      if (via.cache === 'HIT') hits++;
-      if (via.status !== direct.status || via.body !== direct.body) {
-        throw new Error(`seed ${seed} step ${step}: Varnish served a stale answer (replay: VARNISH_MODEL_SEED=${seed})\n${log.slice(-10).join('\n')}\nvarnish: ${via.status} ${via.body.slice(0, 300)}\nrouter:  ${direct.status} ${direct.body.slice(0, 300)}`);
+      // After a write, every URL (each kept by Varnish, or not) is read; otherwise one at random.
+      const documents = async () => [...(await ids('authors')).map((id) => `/api/authors/${id}?populate=articles`), ...(await ids('categories')).map((id) => `/api/categories/${id}?populate[articles][fields][0]=title&populate[children][fields][0]=name`)];
+      const reads = random() < 0.25 ? (log.push(await pick(writes)!()), [...urls, ...(await documents())]) : [pick([...urls, ...(await documents())])!];
+      for (const url of reads) {
+        log.push(`read ${url}`);
+        const via = await read(cdn, url);
+        const direct = await read(origin, url);
+        if (via.cache === 'HIT') hits++;
+        if (via.status !== direct.status || via.body !== direct.body) {
+          throw new Error(`seed ${seed} step ${step}: Varnish served a stale answer (replay: VARNISH_MODEL_SEED=${seed})\n${log.slice(-10).join('\n')}\nvarnish: ${via.status} ${via.body.slice(0, 300)}\nrouter:  ${direct.status} ${direct.body.slice(0, 300)}`);
+        }
       }
     }
     expect(hits).toBeGreaterThan(10); // Varnish did serve from its cache

@@ -41,7 +41,8 @@ function collectLinks(registry: Registry, attributes: Attributes, row: Row, into
  * have changed: for each written row of a content type (the media library's files included), its type's tag,
  * its document's tag, and the tags of the documents whose relation to it was made or undone (either side of a
  * relation shows the other). A new row of a document that existed (a publish, a new locale) also purges the
- * documents linking to it: their answers showed nothing of it until then. Writes in a transaction are announced
+ * documents linking to it: their answers showed nothing of it until then. Draft rows purge nothing (see
+ * {@link isDraft}): saving a draft leaves the CDN's published answers alone. Writes in a transaction are announced
  * when it ends; the others when they end. Reads made for this run in the write's transaction.
  */
 export class PurgeTracker {
@@ -110,11 +111,12 @@ export class PurgeTracker {
       const result = await run();
       const after = deleting || before.length === 0 ? [] : await engine.find(collection, { id: { $in: before.map((r) => r.id) } });
       const tags = new Set<string>();
-      if (before.length > 0) tags.add(typeTag(ct.uid, this.prefix));
       const afterById = new Map(after.map((r) => [r.id, r]));
       for (const old of before) {
-        tags.add(documentTag(String(old.documentId), this.prefix));
         const now = afterById.get(old.id);
+        if (isDraft(ct, old) && (!now || isDraft(ct, now))) continue; // a draft changed or gone: no shared answer showed it
+        tags.add(typeTag(ct.uid, this.prefix));
+        tags.add(documentTag(String(old.documentId), this.prefix));
         if (now && now.documentId !== old.documentId) tags.add(documentTag(String(now.documentId), this.prefix));
         // Links made or undone: the other side's answers show (or showed) this document.
         const was = collectLinks(this.registry, ct.attributes, old, new Set());
@@ -133,6 +135,7 @@ export class PurgeTracker {
   private async inserted(engine: Engine, collection: string, rows: readonly Row[]): Promise<Set<string>> {
     const ct = this.types.get(collection)!;
     const tags = new Set<string>();
+    rows = rows.filter((row) => !isDraft(ct, row));
     if (rows.length === 0) return tags;
     tags.add(typeTag(ct.uid, this.prefix));
     const ids = [...new Set(rows.map((r) => r.documentId).filter((d): d is string => typeof d === 'string'))];
@@ -177,6 +180,15 @@ export class PurgeTracker {
   private report(error: unknown): void {
     this.logger.error(`content-router: a cache.purge listener failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   }
+}
+
+/**
+ * A draft row of a type with draft & publish: only reads of drafts (`status=draft`) show it, and those answers are
+ * `no-store` (or `private`): no shared cache keeps them, so writing a draft purges nothing. A published answer
+ * never shows a draft, even through relations (docs/storage-model.md, "Resolving relations").
+ */
+function isDraft(ct: ContentType, row: Row): boolean {
+  return ct.draftAndPublish && row._status === 'draft';
 }
 
 /** Type tags sort before document tags. */

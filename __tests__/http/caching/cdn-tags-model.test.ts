@@ -12,8 +12,8 @@ import { testEngine } from '../../helpers/test-engine';
 import { blogAuthOptions, FULL_KEY, READ_KEY } from '../auth/blog-auth-app';
 
 /**
- * Never stale through a CDN: a tag-indexed cache in front of the router (it keeps EVERY answer, errors, drafts
- * and callers' answers included, under its tags, and drops the entries of the tags `cache.purge` names), seeded
+ * Never stale through a CDN: a tag-indexed cache in front of the router (it keeps every answer but no-store ones
+ * (draft reads), errors and callers' answers included, under its tags, and drops the entries of the tags `cache.purge` names), seeded
  * random writes of every kind through the router (REST, the Document Service, the media library), and reads of
  * fixed and random URLs through that cache compared with the router's own answer: status and bytes identical.
  * CDN_MODEL_SEED replays a seed; CDN_MODEL_STEPS runs longer. The Varnish test does the same through Varnish.
@@ -36,6 +36,8 @@ class TagCache {
     }
     const res = await binary(request(app).get(url).set(CALLERS[caller]!));
     const answer = { status: res.status, body: (res.body as Buffer).toString('utf8'), tags: String(res.headers.xkey ?? '').split(/[ ,]+/).filter(Boolean) };
+    // A shared cache never keeps a no-store answer (a draft read): writes of drafts purge nothing.
+    if (String(res.headers['cache-control'] ?? '').includes('no-store')) return answer;
     // An answer without tags could never be purged: only answers that cannot change may come without (4xx of bad input, 403).
     if (answer.tags.length > 0 || (res.status >= 400 && res.status !== 404)) this.entries.set(key, answer);
     else throw new Error(`${key}: a ${res.status} answer without tags`);

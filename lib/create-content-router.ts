@@ -14,6 +14,9 @@ import type { OnError } from './http/report-error';
 import type { RoutesOptions } from './http/route-defaults';
 import type { CacheControlOptions } from './http/cache-control';
 import { ResponseCache, type ResponseCacheOptions } from './cache/response-cache';
+import type { CacheTagsOptions } from './cache/cache-tags';
+import { createCacheTags } from './cache/create-cache-tags';
+import type { CachePurgeListener } from './cache/purge-tracker';
 import type { UploadOptions } from './http/upload-routes';
 import type { OpenApiOption } from './http/openapi-route';
 import { createCorsMiddleware, type CorsOptions } from './http/cors';
@@ -96,6 +99,16 @@ export interface ContentRouterOptions {
    * Default off. One instance only: writes made by another instance or process are not seen.
    */
   responseCache?: ResponseCacheOptions | false;
+  /**
+   * Cache tags for a CDN (docs/caching.md, "CDN tags and purges"): read answers carry their type's and documents'
+   * tags in `header` (`xkey` for Varnish, `Surrogate-Key` for Fastly, `Cache-Tag` for Cloudflare), and every
+   * committed write emits the tags to purge (`router.on('cache.purge', ({ tags }) => ...)`, and a POST of
+   * `{ tags }` to `purgeUrl` when given). Default off.
+   *
+   * @example
+   * cacheTags: { header: 'Surrogate-Key', maxDocuments: 64 }
+   */
+  cacheTags?: CacheTagsOptions | false;
   /**
    * Where unexpected errors (answered 500) go, with the request's context; default: `console.error` of the
    * request line and the stack, as Express logs them (nothing when the app's `env` is `test`). The client's
@@ -188,8 +201,17 @@ export interface ContentRouter extends Router {
    * router.on('entry.publish', ({ uid, entry }) => revalidate(uid, entry.documentId));
    */
   on(event: WebhookEventName | '*', listener: EventListener): () => void;
+  /**
+   * With the `cacheTags` option: `fn` gets `{ event: 'cache.purge', tags }` when a write that may change cached
+   * answers commits, before the write's answer is sent (docs/caching.md). Not part of `'*'`.
+   *
+   * @example
+   * router.on('cache.purge', ({ tags }) => fetch('http://127.0.0.1:6081/', { method: 'PURGE', headers: { 'xkey-purge': tags.join(' ') } }));
+   */
+  on(event: 'cache.purge', listener: CachePurgeListener): () => void;
   /** Stops a listener of {@link ContentRouter.on}. */
   off(event: WebhookEventName | '*', listener: EventListener): void;
+  off(event: 'cache.purge', listener: CachePurgeListener): void;
 }
 
 /**
@@ -209,8 +231,11 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
   const contentTypes = plugin ? [...options.contentTypes, ...plugin.contentTypes] : options.contentTypes;
   const registry = createRegistry({ contentTypes, components: options.components, i18n: options.i18n, customFields: options.customFields });
   checkLifecycles(options.lifecycles, registry);
+  const logger = createLogger(options.logger);
   const responseCache = options.responseCache ? new ResponseCache(options.responseCache) : undefined;
-  const engine = responseCache ? responseCache.track(options.engine ?? memoryEngine()) : (options.engine ?? memoryEngine());
+  const cacheTags = options.cacheTags ? createCacheTags(options.cacheTags, registry, logger) : undefined;
+  const cached = responseCache ? responseCache.track(options.engine ?? memoryEngine()) : (options.engine ?? memoryEngine());
+  const engine = cacheTags ? cacheTags.track(cached) : cached;
   const rest = {
     defaultLimit: options.rest?.defaultLimit ?? 25,
     maxLimit: options.rest?.maxLimit ?? 100,
@@ -220,7 +245,6 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     cursorPagination: options.rest?.cursorPagination ?? true,
     cursorSecret: options.rest?.cursorSecret ?? randomBytes(32),
   };
-  const logger = createLogger(options.logger);
   const webhooks = createWebhooks(options.webhooks, { registry, engine, logger, ready: () => readiness.ready });
   const service = createDocumentService({
     registry, engine: webhooks.engine, rest, documentId: options.documentId, lifecycles: options.lifecycles, events: webhooks.documents,
@@ -261,6 +285,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     routes: options.routes,
     cacheControl: options.cacheControl,
     responseCache,
+    cacheTags: cacheTags?.settings,
     readiness,
     upload: options.upload ?? {},
     bodyLimit: options.bodyLimit ?? '1mb',
@@ -281,9 +306,16 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     openapi: { value: openapi },
     webhooks: { value: webhooks.api },
     responseCache: { value: responseCache },
-    on: { value: webhooks.on },
-    off: { value: webhooks.off },
+    on: { value: (event: string, listener: never) => (event === CACHE_PURGE ? purgeListeners().on(listener) : webhooks.on(event as WebhookEventName, listener)) },
+    off: { value: (event: string, listener: never) => (event === CACHE_PURGE ? purgeListeners().off(listener) : webhooks.off(event as WebhookEventName, listener)) },
   });
+  function purgeListeners() {
+    if (!cacheTags) throw new Error("content-router: 'cache.purge' events need the cacheTags option (docs/caching.md)");
+    return cacheTags;
+  }
   constructed();
   return router;
 }
+
+/** The event of `router.on` that the `cacheTags` option emits (not one of Strapi's: no webhook subscribes to it). */
+const CACHE_PURGE = 'cache.purge';

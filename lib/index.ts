@@ -127,6 +127,8 @@ export {
 export type { RoutesOptions, RouteQueryConfig, RouteAction } from './http/route-defaults';
 export type { CacheControlOptions, CachePolicy, SharedCachePolicy, ReadRoute } from './http/cache-control';
 export type { ResponseCacheOptions } from './cache/response-cache';
+export type { CacheTagsOptions, CacheTagHeader } from './cache/cache-tags';
+export type { CachePurgeEvent, CachePurgeListener } from './cache/purge-tracker';
 export type { ErrorContext, OnError } from './http/report-error';
 export { createOpenApiDocument, type OpenApiDocument, type OpenApiDocumentOptions } from './openapi';
 export type { OpenApiOption } from './http/openapi-route';

@@ -110,8 +110,14 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
     upload: { directory: uploadsDir },
     // RESPONSE_CACHE=1: the response cache (docs/caching.md), 64 MB of answers.
     ...(process.env.RESPONSE_CACHE === '1' ? { responseCache: { maxBytes: 64 * 1024 * 1024 } } : {}),
+    // CACHE_TAGS=xkey (or Surrogate-Key, Cache-Tag): CDN cache tags (docs/caching.md); VARNISH_URL: where to PURGE.
+    ...(cacheTagHeader(process.env.CACHE_TAGS) ? { cacheTags: { header: cacheTagHeader(process.env.CACHE_TAGS)! } } : {}),
     ...(webhookUrl ? { webhooks: { ...options.webhookSettings, endpoints: [{ id: 'recorder', url: webhookUrl, headers: { 'X-Oracle': 'recorder' } }] } } : {}),
   });
+  const varnish = process.env.VARNISH_URL;
+  if (varnish && cacheTagHeader(process.env.CACHE_TAGS)) {
+    router.on('cache.purge', ({ tags }) => fetch(varnish, { method: 'PURGE', headers: { 'xkey-purge': tags.join(' ') } }).then((res) => res.arrayBuffer()));
+  }
   const app = express();
   app.disable('x-powered-by');
   app.all('/_health', healthCheck(router)); // Strapi's health check, at the root as in Strapi
@@ -130,6 +136,13 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
     await engine.close();
   };
   return { app, router, started, close };
+}
+
+/** The `CACHE_TAGS` variable: a CDN's tag header, or nothing (anything else is refused, naming the choices). */
+function cacheTagHeader(value: string | undefined): 'xkey' | 'Surrogate-Key' | 'Cache-Tag' | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'xkey' || value === 'Surrogate-Key' || value === 'Cache-Tag') return value;
+  throw new Error(`CACHE_TAGS must be xkey, Surrogate-Key or Cache-Tag (got ${JSON.stringify(value)})`);
 }
 
 /**

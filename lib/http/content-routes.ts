@@ -13,6 +13,7 @@ import { mergeRouteParams, parseActionOf, type RouteAction, type RouteParams } f
 import { sendData, sendList } from './send';
 import type { SourceMapSettings } from '../format/encode-source-maps';
 import type { ReadCacheControl } from './cache-control';
+import type { NoteRead } from './cache-tags-middleware';
 
 export interface ContentRoutesDeps {
   registry: Registry;
@@ -24,6 +25,8 @@ export interface ContentRoutesDeps {
   sourceMaps?: SourceMapSettings;
   /** Sets the Cache-Control of a read's answer (the `cacheControl` option, cache-control.ts). */
   cacheControl?: ReadCacheControl;
+  /** Tells the cache tags what a read reads (the `cacheTags` option, cache-tags-middleware.ts). */
+  noteRead?: NoteRead;
 }
 
 
@@ -98,6 +101,7 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
     find: handle(async (req, res) => {
       const docs = guard(req, 'find');
       const q = query(req, 'find');
+      deps.noteRead?.(req, { uid: ct.uid, route: 'find', query: q });
       const result = await docs.findMany(q);
       deps.cacheControl?.(req, res, ct.uid, 'find', q.status === 'draft');
       sendList(req, res, registry, ct, result, deps.sourceMaps);
@@ -105,6 +109,7 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
     findOne: handle(async (req, res) => {
       const docs = guard(req, 'findOne');
       const q = query(req, 'findOne');
+      deps.noteRead?.(req, { uid: ct.uid, route: 'findOne', query: q, documentId: String(req.params.documentId) });
       const doc = q.locale === '*' ? null : await docs.findOne(String(req.params.documentId), q);
       if (!doc) throw new NotFoundError();
       deps.cacheControl?.(req, res, ct.uid, 'findOne', q.status === 'draft');
@@ -131,6 +136,7 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
     findSingle: handle(async (req, res) => {
       const docs = guard(req, 'find');
       const q = query(req, 'find');
+      deps.noteRead?.(req, { uid: ct.uid, route: 'find', query: q });
       const doc = q.locale === '*' ? null : await docs.findFirst(q);
       if (!doc) throw new NotFoundError();
       deps.cacheControl?.(req, res, ct.uid, 'find', q.status === 'draft');

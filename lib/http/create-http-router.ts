@@ -13,6 +13,8 @@ import { conditionalGet } from './conditional-get';
 import { createCacheControl, type CacheControlOptions } from './cache-control';
 import type { ResponseCache } from '../cache/response-cache';
 import { responseCacheMiddleware } from './response-cache-middleware';
+import type { CacheTagSettings } from '../cache/cache-tags';
+import { cacheTagsMiddleware, noteRead } from './cache-tags-middleware';
 import { createErrorHandler, notFound } from './error-handler';
 import { createErrorReporter, type OnError } from './report-error';
 import { healthRoute } from './health-route';
@@ -38,6 +40,8 @@ export interface HttpRouterDeps {
   cacheControl?: CacheControlOptions;
   /** The response cache (the `responseCache` option) in front of the content routes. */
   responseCache?: ResponseCache;
+  /** The cache tags of read answers (the `cacheTags` option). */
+  cacheTags?: CacheTagSettings;
   /** The engine start-up gate requests pass first. */
   readiness: EngineReadiness;
   upload: UploadOptions | false;
@@ -71,6 +75,7 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   healthRoute(router, deps.readiness, deps.engine); // no authentication, no waiting: a load balancer's probe
   router.use(authMiddleware(deps.auth, deps.readiness));
   router.use(conditionalGet); // ETag and 304 on every GET/HEAD answered below (conditional-get.ts)
+  if (deps.cacheTags) router.use(cacheTagsMiddleware(deps.registry, deps.cacheTags)); // CDN tags (cache-tags-middleware.ts)
   if (deps.upload !== false) {
     router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, rest: deps.rest, documentId: deps.documentId, ...deps.upload, events: deps.fileEvents, cacheControl }));
   }
@@ -81,7 +86,7 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   documentActionRoutes({ registry: deps.registry, documents: deps.documents, sourceMaps: deps.sourceMaps }, router);
   if (deps.openapi) openapiRoute(router, deps.openapi.option, deps.openapi.build);
   if (deps.responseCache) router.use(responseCacheMiddleware(deps.responseCache));
-  contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults, sourceMaps: deps.sourceMaps, cacheControl }, router);
+  contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults, sourceMaps: deps.sourceMaps, cacheControl, noteRead: deps.cacheTags && noteRead }, router);
   router.use(notFound);
   router.use(createErrorHandler(createErrorReporter(deps.onError)));
   return router;

@@ -4,8 +4,8 @@ import type { ResponseCache } from '../cache/response-cache';
 import { ifNoneMatchFails } from './conditional-get';
 import { knownAbility, rawQueryString } from './request-context';
 
-/** The headers an entry keeps: the ones the route set on its 200 besides those of the body itself. */
-const KEPT = ['content-type', 'cache-control', 'vary'] as const;
+/** The headers an entry keeps: the ones the route set on its 200 besides those of the body itself (CDN tags: the `cacheTags` option). */
+const KEPT = ['content-type', 'cache-control', 'vary', 'xkey', 'surrogate-key', 'cache-tag'] as const;
 
 /**
  * The query string with its parameters ordered by top-level name (a stable sort: `sort=a&sort=b` keeps its

@@ -4,6 +4,7 @@ import { checkCustomFieldUids, CUSTOM_FIELD_TYPES } from '../schema/custom-field
 import { ajvErrorMessage, pickAjvError } from '../errors/ajv-message';
 import { checkPreviewOption, previewOptionSchema, type PreviewOptions } from './preview-option';
 import { cacheControlSchema } from './cache-control-schema';
+import { cacheTagsSchema } from './cache-tags-schema';
 
 const positiveInteger = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 const stringOrList = { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } as const;
@@ -79,6 +80,7 @@ export const routerOptionsSchema = {
     routes: { type: 'object' },
     cacheControl: cacheControlSchema,
     responseCache: { anyOf: [{ type: 'object', required: ['maxBytes'], additionalProperties: false, properties: { maxBytes: { type: 'integer', minimum: 1024, maximum: Number.MAX_SAFE_INTEGER }, shared: { type: 'boolean' } } }, { const: false }] },
+    cacheTags: cacheTagsSchema,
     onError: {},
     readyWaitMS: { type: 'integer', minimum: 0, maximum: 2147483647 },
     logger: {},

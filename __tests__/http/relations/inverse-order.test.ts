@@ -1,6 +1,8 @@
-import type express from 'express';
-import type { ContentRouter } from '../../../lib';
+import express from 'express';
+import { createContentRouter, type ContentRouter } from '../../../lib';
 import { api, createRelationsApp, ids, UID } from '../../fixtures/relations-model';
+import { everyActionPublic } from '../../helpers/every-action';
+import { testEngine } from '../../helpers/test-engine';
 
 /**
  * The order of a to-many `mappedBy` side (writer.posts of post.writer, tag.posts of post.tags, tag.children of
@@ -154,5 +156,41 @@ describe('the order of a mappedBy side', () => {
     const p4 = await http.create('posts', { title: 'p4', writer: w, tags: [tag] });
     expect(await posts(w)).toEqual([...p, p4]);
     expect(await list(`/api/tags/${tag}?populate=posts`, 'posts')).toEqual([p[0], p[2], p4]);
+  });
+});
+
+describe('the order of a mappedBy side whose both types have draft & publish', () => {
+  const dp = { options: { draftAndPublish: true } };
+  const types = [
+    { kind: 'collectionType', collectionName: 'shelves', info: { singularName: 'shelf', pluralName: 'shelves', displayName: 'shelf' }, ...dp, attributes: {
+      name: { type: 'string' },
+      items: { type: 'relation', relation: 'oneToMany', target: 'api::item.item', mappedBy: 'shelf' },
+    } },
+    { kind: 'collectionType', collectionName: 'items', info: { singularName: 'item', pluralName: 'items', displayName: 'item' }, ...dp, attributes: {
+      title: { type: 'string' },
+      shelf: { type: 'relation', relation: 'manyToOne', target: 'api::shelf.shelf', inversedBy: 'items' },
+    } },
+  ];
+  let shelves: ReturnType<typeof api>;
+  beforeEach(async () => {
+    const r = createContentRouter({ contentTypes: types as never, engine: testEngine(), upload: false, auth: everyActionPublic(types as never) });
+    const a = express();
+    a.use('/api', r);
+    await r.ready;
+    shelves = api(a);
+  });
+  const items = async (shelf: string, status: string) => ids(((await shelves.get(`/api/shelves/${shelf}?status=${status}&populate=items`)).data as Body).items);
+
+  it('publishing the shelf gives its published side the draft\'s order', async () => {
+    const s = await shelves.create('shelves', { name: 's' });
+    const i1 = await shelves.create('items', { title: 'i1', shelf: s });
+    const i2 = await shelves.create('items', { title: 'i2', shelf: s });
+    // Draft-only writes move i1 to the end of the draft side; the published side keeps [i1, i2].
+    await shelves.put(`/api/items/${i1}?status=draft`, { shelf: null });
+    await shelves.put(`/api/items/${i1}?status=draft`, { shelf: s });
+    expect(await items(s, 'draft')).toEqual([i2, i1]);
+    expect(await items(s, 'published')).toEqual([i1, i2]);
+    await shelves.put(`/api/shelves/${s}`, { name: 's again' });
+    expect(await items(s, 'published')).toEqual([i2, i1]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Engine } from '../../engine';
-import { INVERSE_ORDER_FIELD, type InverseOrderSide } from '../../schema';
+import { INVERSE_ORDER_FIELD, inverseOrderSide, type ContentType, type InverseOrderSide, type Registry } from '../../schema';
 import { linkedTargets, positionOf, type InversePosition } from './inverse-order';
 
 type Row = Record<string, unknown>;
@@ -48,5 +48,40 @@ export async function writeInverseList(engine: Engine, collection: string, side:
     const n = place.get(row.documentId as string);
     if (n === undefined || positionOf(row, side, target) === n) continue;
     await engine.updateMany(collection, { id: row.id }, { $set: { [INVERSE_ORDER_FIELD]: positionsWith(row, side, target, n) } });
+  }
+}
+
+/**
+ * Publishing a document whose to-many `mappedBy` side keeps an order gives the published side the draft's order,
+ * as Strapi's publish does (it links the new published version to the published owners in the draft's list
+ * order): the published owner rows of the documents listed by the drafts take their places in that order, any
+ * other published owner row after them, in its order. Only when the owner type has draft & publish (otherwise
+ * both versions list the same rows).
+ */
+export async function publishInverseList(engine: Engine, collection: string, side: InverseOrderSide, target: string): Promise<void> {
+  const rows = await linkingRows(engine, collection, side, target);
+  const published = rows.filter((r) => r._status === 'published');
+  if (published.length === 0 || published.length === rows.length) return;
+  const drafts = (await inverseList(engine, collection, side, target)).filter((d) => rows.some((r) => r.documentId === d && r._status === 'draft'));
+  const others = published.map((r) => r.documentId as string).filter((d) => !drafts.includes(d));
+  const place = new Map([...drafts, ...others].map((d, i) => [d, i + 1]));
+  for (const row of published) {
+    const n = place.get(row.documentId as string)!;
+    if (positionOf(row, side, target) === n) continue;
+    await engine.updateMany(collection, { id: row.id }, { $set: { [INVERSE_ORDER_FIELD]: positionsWith(row, side, target, n) } });
+  }
+}
+
+/**
+ * After publishing a document of `ct`: each of its to-many `mappedBy` sides that keeps an order, on owners with
+ * draft & publish, gets the draft's order on the published side (publishInverseList).
+ */
+export async function publishInverseOrders(engine: Engine, registry: Registry, ct: ContentType, documentId: string): Promise<void> {
+  for (const name of ct.attributeNames) {
+    const a = ct.attributes[name]!;
+    if (a.kind !== 'relation' || a.owner || a.mappedBy === undefined || !a.toMany) continue;
+    const owner = registry.contentTypes.get(a.target);
+    const side = owner?.draftAndPublish ? inverseOrderSide(registry, owner.attributes[a.mappedBy]) : undefined;
+    if (owner && side) await publishInverseList(engine, owner.collectionName, side, documentId);
   }
 }

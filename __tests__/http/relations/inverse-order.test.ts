@@ -172,12 +172,14 @@ describe('the order of a mappedBy side whose both types have draft & publish', (
     } },
   ];
   let shelves: ReturnType<typeof api>;
+  let engine: ContentRouter['engine'];
   beforeEach(async () => {
     const r = createContentRouter({ contentTypes: types as never, engine: testEngine(), upload: false, auth: everyActionPublic(types as never) });
     const a = express();
     a.use('/api', r);
     await r.ready;
     shelves = api(a);
+    engine = r.engine;
   });
   const items = async (shelf: string, status: string) => ids(((await shelves.get(`/api/shelves/${shelf}?status=${status}&populate=items`)).data as Body).items);
 
@@ -192,5 +194,17 @@ describe('the order of a mappedBy side whose both types have draft & publish', (
     expect(await items(s, 'published')).toEqual([i1, i2]);
     await shelves.put(`/api/shelves/${s}`, { name: 's again' });
     expect(await items(s, 'published')).toEqual([i2, i1]);
+  });
+
+  it('a row stored before positions were kept stays in its place (by id) when a write keeps its link', async () => {
+    const s = await shelves.create('shelves', { name: 's' });
+    const list = [];
+    for (const title of ['i1', 'i2', 'i3']) list.push(await shelves.create('items', { title, shelf: s }));
+    await shelves.put(`/api/shelves/${s}`, { items: [list[2]!, list[1]!, list[0]!] });
+    await engine.updateMany('items', {}, { $unset: { _inverseOrder: '' } });
+    await shelves.put(`/api/items/${list[0]}?status=draft`, { title: 'i1 edited' });
+    expect(await items(s, 'draft')).toEqual(list);
+    const i4 = await shelves.create('items', { title: 'i4', shelf: s }, '?status=draft');
+    expect(await items(s, 'draft')).toEqual([...list, i4]);
   });
 });

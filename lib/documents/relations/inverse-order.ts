@@ -54,7 +54,7 @@ export async function appendPositions(engine: Engine, collection: string, side: 
 
 /**
  * The {@link INVERSE_ORDER_FIELD} value of `next`, a row written in place of `prev` (null: a new row): a target
- * both link keeps `prev`'s position there (Strapi keeps the link; on publish and discard it restores the order
+ * both link keeps `prev`'s position there (or its lack of one) (Strapi keeps the link; on publish and discard it restores the order
  * the replaced version had, strapi/strapi packages/core/core/src/services/document-service/utils/
  * bidirectional-relations.ts), a newly linked target puts the row at the end of its list. Undefined when the
  * type keeps no order on another side.
@@ -68,15 +68,20 @@ export async function nextInverseOrder(engine: Engine, registry: Registry, ct: C
   const out: Row = {};
   for (const side of sides) {
     const targets = [...new Set(linkedTargets(next[side.field]))];
-    const kept = new Map<string, number>();
-    for (const target of targets) {
-      const n = prev ? positionOf(prev, side, target) : undefined;
-      if (n !== undefined) kept.set(target, n);
+    // A link `prev` already had keeps its position, or its lack of one (a row stored before positions were kept
+    // stays in its place, by id); a new link goes at the end.
+    const before = new Set(prev ? linkedTargets(prev[side.field]) : []);
+    const added = await appendPositions(engine, ct.collectionName, side, targets.filter((t) => !before.has(t)));
+    const at = (t: string): number | undefined => (before.has(t) ? positionOf(prev!, side, t) : added.get(t));
+    if (side.toMany) {
+      out[side.field] = targets.flatMap((d): InversePosition[] => {
+        const n = at(d);
+        return n === undefined ? [] : [{ d, n }];
+      });
+    } else {
+      const n = targets.length > 0 ? at(targets[targets.length - 1]!) : undefined;
+      if (n !== undefined) out[side.field] = n;
     }
-    const added = await appendPositions(engine, ct.collectionName, side, targets.filter((t) => !kept.has(t)));
-    const at = (t: string): number => kept.get(t) ?? added.get(t)!;
-    if (side.toMany) out[side.field] = targets.map((d): InversePosition => ({ d, n: at(d) }));
-    else if (targets.length > 0) out[side.field] = at(targets[targets.length - 1]!);
   }
   return out;
 }

@@ -145,6 +145,16 @@ describe('the order of a mappedBy side', () => {
     expect(await list(`/api/writers/${w}?populate[posts][sort]=title:asc`, 'posts')).toEqual(p);
   });
 
+  it('a populate page of a mappedBy side is a page of the kept order', async () => {
+    const { w, p } = await writerWithPosts();
+    await http.put(`/api/writers/${w}`, { posts: { set: [p[2]!, p[0]!, p[1]!] } });
+    expect(await list(`/api/writers/${w}?populate[posts][start]=1&populate[posts][limit]=1`, 'posts')).toEqual([p[0]]);
+    const [a, b] = [await http.create('tags', { name: 'a' }), await http.create('tags', { name: 'b' })];
+    await http.put(`/api/tags/${a}`, { posts: [p[1]!, p[2]!, p[0]!] });
+    expect(await list(`/api/tags/${a}?populate[posts][start]=0&populate[posts][limit]=2`, 'posts')).toEqual([p[1], p[2]]);
+    expect(await list(`/api/tags/${b}?populate[posts][limit]=2`, 'posts')).toEqual([]);
+  });
+
   it('rows stored before positions were kept list by row id, and new links go after them', async () => {
     const { w, p } = await writerWithPosts();
     const tag = await http.create('tags', { name: 't' });

@@ -1,6 +1,8 @@
 import { DuplicateKeyError, type Engine, type Pipeline, type Row } from '../../lib/engine';
 import { readPage } from '../../lib/pipeline';
 import { bigIntegerRange, bigIntegerSortKey } from '../../lib/pipeline/big-integer-order';
+import type { CompileContext } from '../../lib/pipeline/compile-context';
+import { inverseOrderStages } from '../../lib/pipeline/inverse-order-stages';
 import { isIndexChecked } from '../helpers/index-eligibility';
 
 /** What an engine under test can do beyond the port's guarantees. */
@@ -485,6 +487,38 @@ export function runEngineContract(
 
       it('compares values with their types: 1 is not \'1\'', async () => {
         expect(await joined([{ id: 1, ids: 1 }, { id: 2, ids: '1' }, { id: 3, ids: [1.0, true] }], 'ids')).toEqual([[6], [7], [6]]);
+      });
+    });
+
+    describe('the kept order of a mappedBy side (pipeline/inverse-order-stages): the manual\'s answers', () => {
+      // A to-one owner sorts on its stored number; a to-many owner on the n of its { d, n } entry for the source
+      // ($filter, then $max: null for none). Null and missing sort first, then by id
+      // (https://www.mongodb.com/docs/manual/reference/bson-type-comparison-order/).
+      const ctx = { next: (prefix: string) => `${prefix}1` } as unknown as CompileContext;
+      beforeEach(async () => {
+        await engine.insertMany(B, [
+          { id: 1, k: 'x', _inverseOrder: { k: 2 } }, { id: 2, k: 'x' }, { id: 3, k: 'x', _inverseOrder: { k: 1 } }, { id: 4, k: 'x', _inverseOrder: {} },
+          { id: 5, m: ['x', 'y'], _inverseOrder: { m: [{ d: 'x', n: 3 }, { d: 'y', n: 1 }] } },
+          { id: 6, m: ['x', 'y'], _inverseOrder: { m: [{ d: 'y', n: 2 }] } },
+          { id: 7, m: ['y', 'x'], _inverseOrder: { m: [{ d: 'x', n: 1 }, { d: 'y', n: 5 }] } },
+          { id: 8, m: ['x'] },
+        ]);
+        await engine.insertMany(A, [article(1, { documentId: 'x' }), article(2, { documentId: 'y' }), article(3, { documentId: 'z' })]);
+      });
+      async function joined(field: string, toMany: boolean): Promise<unknown[][]> {
+        const order = inverseOrderStages(ctx, { field, toMany });
+        const pipeline = [...order.stages, ...(order.temps.length ? [{ $unset: order.temps }] : []), { $project: { _id: 0, id: 1 } }];
+        const letPart = Object.keys(order.let).length ? { let: order.let } : {};
+        const out = await engine.aggregate(A, [{ $sort: { id: 1 } }, { $lookup: { from: B, localField: 'documentId', foreignField: field, ...letPart, pipeline, as: 'j' } }]);
+        return out.map((r) => (r.j as Row[]).map((x) => x.id));
+      }
+
+      it('a to-one owner: by its position, rows without one first by id', async () => {
+        expect(await joined('k', false)).toEqual([[2, 4, 3, 1], [], []]);
+      });
+
+      it('a to-many owner: by its position for the source document, rows without one first by id', async () => {
+        expect(await joined('m', true)).toEqual([[6, 8, 7, 5], [5, 6, 7], []]);
       });
     });
 

@@ -50,6 +50,31 @@ describe('importing Strapi 5.54.0\'s export of the blog (examples/blog/model/str
     expect(res.body.data.map((d: { documentId: string }) => d.documentId)).toEqual(fromFixture);
   });
 
+  it('lists each author\'s and category\'s articles in Strapi\'s order (its inverse order column, `right.pos`)', async () => {
+    const entity = new Map(fixture.entities.map((e) => [`${e.type}:${e.id}`, e]));
+    let compared = 0;
+    for (const e of fixture.entities.filter((x) => x.type === 'api::author.author' || x.type === 'api::category.category')) {
+      const links = fixture.links
+        .map((l, seq) => ({ l, seq }))
+        .filter(({ l }) => l.right.type === e.type && l.right.ref === e.id && l.right.field === 'articles')
+        .sort((a, b) => Number(a.l.right.pos) - Number(b.l.right.pos) || a.seq - b.seq);
+      const status = e.data.publishedAt === null ? 'draft' : 'published';
+      // The rows of the read's status (a category, without draft & publish, is linked from both versions of an article).
+      const expected = links
+        .map(({ l }) => entity.get(`${String(l.left.type)}:${String(l.left.ref)}`)!)
+        .filter((a) => (a.data.publishedAt === null ? 'draft' : 'published') === status)
+        .map((a) => `${String(a.data.documentId)} ${String(a.data.locale)}`);
+      const plural = e.type === 'api::author.author' ? 'authors' : 'categories';
+      const res = await request(target.app)
+        .get(`/api/${plural}/${String(e.data.documentId)}?status=${status}&populate[articles][fields][0]=locale`)
+        .set('Authorization', `Bearer ${TOKEN}`);
+      const got = (res.body.data.articles as { documentId: string; locale: string }[]).map((a) => `${a.documentId} ${a.locale}`);
+      expect({ doc: `${plural} ${String(e.data.documentId)} ${status}`, articles: got }).toEqual({ doc: `${plural} ${String(e.data.documentId)} ${status}`, articles: expected });
+      if (expected.length > 1) compared++;
+    }
+    expect(compared).toBeGreaterThan(5);
+  });
+
   it('stores every file and format with the bytes of the export, at the url the row says', async () => {
     for (const [name, bytes] of fixture.assets) expect(fs.readFileSync(path.join(target.uploads, name)).equals(bytes)).toBe(true);
     const res = await request(target.app).get('/api/upload/files').set('Authorization', `Bearer ${TOKEN}`);

@@ -76,8 +76,7 @@ describe('our export, compared with the Strapi export it came from', () => {
     expect(theirs.filter((e) => e.data.folderPath === '/1')).toHaveLength(8); // the fixture's files are in Strapi's "API Uploads" folder
   });
 
-  // Positions on the inverse side (Strapi's inverse order column, with its gaps) are written in owner-row order,
-  // the order this API reads a mappedBy side in (docs/storage-model.md): they are not compared.
+  // Positions on the inverse side (Strapi's inverse order column, with its gaps) are compared by rank below.
   it('links the same versions in the same order (relations with their owning positions, media)', () => {
     const describeLinks = (lines: ExportLines) => {
       const version = new Map(lines.entities.map((e) => [`${e.type}:${e.id}`, versionKey(e)]));
@@ -95,6 +94,22 @@ describe('our export, compared with the Strapi export it came from', () => {
     const theirs = describeLinks(fixture);
     expect(theirs.length).toBeGreaterThan(300);
     expect(describeLinks(ours)).toEqual(theirs);
+  });
+
+  it('keeps the order of every to-many inverse side (Strapi\'s inverse order column, by rank within the target row)', () => {
+    const inverseLists = (lines: ExportLines) => {
+      const version = new Map(lines.entities.map((e) => [`${e.type}:${e.id}`, versionKey(e)]));
+      const lists = new Map<string, { pos: number; seq: number; owner: string }[]>();
+      lines.links.forEach((l, seq) => {
+        if (l.kind === 'relation.morph' || typeof l.right.pos !== 'number' || !String(l.left.type).startsWith('api::')) return;
+        const key = `${version.get(`${String(l.right.type)}:${String(l.right.ref)}`)} ${String(l.right.field)}`;
+        lists.set(key, [...(lists.get(key) ?? []), { pos: l.right.pos, seq, owner: version.get(`${String(l.left.type)}:${String(l.left.ref)}`)! }]);
+      });
+      return Object.fromEntries([...lists].map(([key, list]) => [key, list.sort((x, y) => x.pos - y.pos || x.seq - y.seq).map((x) => x.owner)]));
+    };
+    const theirs = inverseLists(fixture);
+    expect(Object.keys(theirs).filter((k) => k.includes(' articles')).length).toBeGreaterThan(5);
+    expect(inverseLists(ours)).toEqual(theirs);
   });
 
   it('writes back what the import kept: Strapi\'s roles, permissions, locales and folders, its schemas and configuration', () => {

@@ -1,5 +1,6 @@
 import type { WriteContext } from './write-documents';
 import { runHook } from './lifecycle-hooks';
+import { withInverseOrder } from './relations/inverse-order';
 import { removeDocumentReferences } from './relations/remove-references';
 import { uniqueViolation } from './unique-violation';
 
@@ -48,8 +49,12 @@ export async function discardDraft(ctx: WriteContext, documentId: string, locale
     if (!published) return false;
     const { _id, ...rest } = published;
     void _id;
-    await engine.deleteMany(ct.collectionName, { documentId, ...(ct.localized ? { locale } : {}), _status: 'draft' });
-    const draft = { ...rest, id: await engine.nextId(ct.collectionName), _status: 'draft', publishedAt: null };
+    const drafts = { documentId, ...(ct.localized ? { locale } : {}), _status: 'draft' };
+    // The new draft keeps the places the discarded one had on the other sides of its relations.
+    const [discarded] = await engine.find(ct.collectionName, drafts, { limit: 1 });
+    await engine.deleteMany(ct.collectionName, drafts);
+    const fresh = { ...rest, id: await engine.nextId(ct.collectionName), _status: 'draft', publishedAt: null };
+    const draft = await withInverseOrder(engine, ctx.registry, ct, discarded ?? null, fresh);
     await engine.insertMany(ct.collectionName, [draft]);
     ctx.events?.record('entry.draft-discard', ct.uid, draft);
     return true;

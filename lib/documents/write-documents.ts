@@ -5,6 +5,8 @@ import type { DocumentEvents, LifecycleHooks } from './lifecycle-hooks';
 import { runHook } from './lifecycle-hooks';
 import { reidComponents } from './prepare-components';
 import { dropForbiddenRelations } from './relations/drop-forbidden-relations';
+import { publishInverseOrders } from './relations/inverse-list';
+import { withInverseOrder } from './relations/inverse-order';
 import { releaseExclusiveTargets, writeInverseRelation } from './relations/resolve-relations';
 import { claimConflict, claimSingleType } from './single-type-claim';
 import { checkUnique, emptyAttributes, sharedAttributeNames, toStoredAttributes, type InverseWrites } from './store-row';
@@ -71,7 +73,12 @@ export async function createDocument(ctx: WriteContext, rawData: unknown, option
       await checkUnique(engine, ct, attrs, { documentId: docId, locale, status });
       const at = now(ctx);
       const base: Row = { documentId: docId, locale, createdAt: at, updatedAt: at, ...attrs };
-      const row: Row = { id: await engine.nextId(ct.collectionName), ...base, _status: status, publishedAt: ct.draftAndPublish ? null : at };
+      const row = await withInverseOrder(engine, ctx.registry, ct, null, {
+        id: await engine.nextId(ct.collectionName),
+        ...base,
+        _status: status,
+        publishedAt: ct.draftAndPublish ? null : at,
+      });
       await engine.insertMany(ct.collectionName, [row]);
       ctx.events?.record('entry.create', ct.uid, row);
       if (ct.draftAndPublish && !draft) await publishRow(ctx, row);
@@ -130,7 +137,7 @@ async function updateOnce(ctx: WriteContext, documentId: string, rawData: unknow
       const { values, inverse } = await toStoredAttributes(engine, ctx.registry, ct, data, current);
       const status = current._status as 'draft' | 'published';
       await checkUnique(engine, ct, { ...current, ...values }, { documentId, locale, status });
-      next = { ...current, ...values, updatedAt: now(ctx) };
+      next = await withInverseOrder(engine, ctx.registry, ct, current, { ...current, ...values, updatedAt: now(ctx) });
       if (!ct.draftAndPublish) next.publishedAt = next.updatedAt;
       delete next._id;
       await engine.replaceOne(ct.collectionName, { id: current.id }, next);
@@ -151,10 +158,15 @@ async function publishRow(ctx: WriteContext, draftRow: Row): Promise<void> {
   await runHook(ctx.hooks, 'beforePublish', { uid: ct.uid, documentId: draftRow.documentId as string, locale: draftRow.locale as string | null });
   const { _id, ...rest } = draftRow;
   void _id;
-  await engine.deleteMany(ct.collectionName, { documentId: rest.documentId, locale: rest.locale, _status: 'published' });
+  const scope = { documentId: rest.documentId, locale: rest.locale, _status: 'published' };
+  // The published version keeps the places the one it replaces had on the other sides of its relations.
+  const [replaced] = await engine.find(ct.collectionName, scope, { limit: 1 });
+  await engine.deleteMany(ct.collectionName, scope);
   const copy = await reidComponents(engine, ctx.registry, ct.attributes, rest);
-  const published: Row = { ...copy, id: await engine.nextId(ct.collectionName), _status: 'published', publishedAt: now(ctx) };
+  const fresh: Row = { ...copy, id: await engine.nextId(ct.collectionName), _status: 'published', publishedAt: now(ctx) };
+  const published = await withInverseOrder(engine, ctx.registry, ct, replaced ?? null, fresh);
   await engine.insertMany(ct.collectionName, [published]);
+  await publishInverseOrders(engine, ctx.registry, ct, rest.documentId as string);
   ctx.events?.record('entry.publish', ct.uid, published);
   await runHook(ctx.hooks, 'afterPublish', { uid: ct.uid, documentId: rest.documentId as string, locale: rest.locale as string | null });
 }

@@ -7,6 +7,7 @@ import { compilePopulatePage, compilePopulateTotal } from './compile-populate-pa
 import { compileProjection } from './compile-projection';
 import { compileSort } from './compile-sort';
 import { firstOrNull } from './expressions';
+import { inverseOrderStages, type InverseOrderStages } from './inverse-order-stages';
 import { joinLookup, relationJoin, type RelationJoin } from './relation-join';
 import { TEMP } from './reserved-fields';
 
@@ -47,16 +48,26 @@ export function compilePopulate(ctx: CompileContext, owner: ContentType, map: Po
  */
 export function relationLookup(ctx: CompileContext, join: RelationJoin, target: ContentType, node: PopulateNode, as: string, storedOrder: boolean): Stage {
   const order = storedOrder && join.multi && !node.count && node.sort.length === 0 ? join.order : undefined;
-  return joinLookup(join, relationPipeline(ctx, join, target, node, order, storedOrder), as, order ? { ids: order.ids } : {});
+  const inverse = storedOrder && join.inverseOrder && !node.count && node.sort.length === 0 ? inverseOrderStages(ctx, join.inverseOrder) : undefined;
+  return joinLookup(join, relationPipeline(ctx, join, target, node, order, storedOrder, inverse), as, order ? { ids: order.ids } : (inverse?.let ?? {}));
 }
 
 /**
  * The pipeline run on the target rows of one populated relation: the scope `$match`es, the node's filters, its
  * order (node sort + id, else relation order by `$indexOfArray` on the stored array `$$ids` when `order` is
+ * given, else the kept order of a `mappedBy` side when `inverse` is (inverse-order-stages); otherwise, when `order` is
  * given, else id; none when the caller re-orders: `ordered` false), then `$count` when `count` is asked, else
  * `$limit: maxJoinedRows + 1` (to-many, when the read has a budget), nested populate and the `fields` projection.
  */
-function relationPipeline(ctx: CompileContext, join: RelationJoin, target: ContentType, node: PopulateNode, order: RelationJoin['order'], ordered: boolean): Stage[] {
+function relationPipeline(
+  ctx: CompileContext,
+  join: RelationJoin,
+  target: ContentType,
+  node: PopulateNode,
+  order: RelationJoin['order'],
+  ordered: boolean,
+  inverse?: InverseOrderStages,
+): Stage[] {
   const stages: Stage[] = [...join.head];
   const temps: string[] = [];
   if (node.filters) {
@@ -73,6 +84,9 @@ function relationPipeline(ctx: CompileContext, join: RelationJoin, target: Conte
     const temp = ctx.next(TEMP.relationOrder);
     stages.push({ $addFields: { [temp]: { $indexOfArray: ['$$ids', `$${order.key}`] } } }, { $sort: { [temp]: 1, id: 1 } });
     temps.push(temp);
+  } else if (inverse) {
+    stages.push(...inverse.stages);
+    temps.push(...inverse.temps);
   } else if (join.multi && ordered) {
     stages.push({ $sort: { id: 1 } });
   }

@@ -1,3 +1,4 @@
+import { inverseOrderSide, type InverseOrderSide } from '../schema/inverse-order';
 import type { MediaAttribute, RelationAttribute } from '../schema/types';
 import { UPLOAD_FILE_UID } from '../schema/types';
 import type { CompileContext, SourceLocale, Stage } from './compile-context';
@@ -21,6 +22,8 @@ export interface RelationJoin {
   readonly multi: boolean;
   /** Set when the stored array gives the order: the source field holding it and the target key field. */
   readonly order?: { readonly ids: string; readonly key: string };
+  /** Set on a to-many `mappedBy` side whose owner rows keep their positions there (inverse-order-stages). */
+  readonly inverseOrder?: InverseOrderSide;
   /** Locale scope of the joined rows, for their own relations. */
   readonly rows: SourceLocale;
 }
@@ -48,9 +51,11 @@ export function relationJoin(ctx: CompileContext, attribute: RelationAttribute |
   let keys: { localField: string; foreignField: string };
   let multi: boolean;
   let order: RelationJoin['order'];
+  let inverseOrder: InverseOrderSide | undefined;
   if (mappedBy !== undefined) {
     keys = { localField: 'documentId', foreignField: mappedBy };
     multi = attribute.kind === 'relation' && attribute.toMany;
+    if (multi) inverseOrder = inverseOrderSide(ctx.registry, target.attributes[mappedBy]);
   } else {
     keys = { localField, foreignField: attribute.kind === 'media' ? 'id' : 'documentId' };
     multi = forceArray || (attribute.kind === 'media' ? attribute.multiple : attribute.toMany);
@@ -62,7 +67,7 @@ export function relationJoin(ctx: CompileContext, attribute: RelationAttribute |
     vars.loc = '$locale';
     head.push({ $match: { $expr: { $eq: ['$locale', '$$loc'] } } });
   }
-  return { from: target.collectionName, ...keys, let: vars, head, multi, ...(order ? { order } : {}), rows: scope.rows };
+  return { from: target.collectionName, ...keys, let: vars, head, multi, ...(order ? { order } : {}), ...(inverseOrder ? { inverseOrder } : {}), rows: scope.rows };
 }
 
 /**

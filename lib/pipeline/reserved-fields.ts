@@ -28,6 +28,8 @@ export const TEMP = Object.freeze({
   populateTotal: '__pc',
   /** The position of a populated to-many target in the owner's array, to sort it in relation order (compile-populate). */
   relationOrder: '__o',
+  /** The position of a target row on a to-many `mappedBy` side kept by a to-many owner (inverse-order-stages). */
+  inverseOrder: '__io',
   /** A relation sort's `$lookup` of the target's keys (compile-sort). */
   sortJoin: '__s',
   /** A relation sort's key (`$min`/`$max` of the joined keys), same counter as its {@link TEMP.sortJoin}. */

@@ -9,7 +9,8 @@ import { createArchiveWriter, type ArchiveWriter } from './archive-writer';
 import { entityData } from './export/entity-data';
 import { readRows } from './export/read-rows';
 import { buildRowIndex } from './export/row-index';
-import { localizationsLink, rowLinks, type InverseCounters } from './export/row-links';
+import { inverseRanks } from './export/inverse-ranks';
+import { localizationsLink, rowLinks } from './export/row-links';
 import { permissionLines } from './export/role-permissions';
 import { modelSchemas } from './export/strapi-schemas';
 import { usersPermissionsSchemas } from './export/users-permissions-schemas';
@@ -75,7 +76,7 @@ async function writeRows(ctx: Context, stage: 'entities' | 'links', rows: Record
   const { registry, engine } = ctx;
   const writer = ctx.out.jsonl(stage);
   const index = stage === 'links' ? await buildRowIndex(engine, registry) : undefined;
-  const counters: InverseCounters = new Map();
+  const ranks = index ? await inverseRanks(engine, registry, index) : new Map<string, number>();
   let lines = 0;
   for (const ct of registry.contentTypes.values()) {
     for await (const row of readRows(engine, ct.collectionName)) {
@@ -86,7 +87,7 @@ async function writeRows(ctx: Context, stage: 'entities' | 'links', rows: Record
         rows[ct.uid] = (rows[ct.uid] ?? 0) + 1;
         lines++;
       } else {
-        for (const link of rowLinks(registry, index!, counters, ct, row, links)) {
+        for (const link of rowLinks(registry, index!, ranks, ct, row, links)) {
           await writer.write(link);
           lines++;
         }

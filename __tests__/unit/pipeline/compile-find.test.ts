@@ -126,10 +126,24 @@ describe('compileFind: exact pipelines', () => {
     ]);
   });
 
-  it('mappedBy populate joins documentId to the owning field, published rows by id', () => {
+  it('mappedBy populate joins documentId to the owning field, published rows in their kept order (a to-one owner: its number)', () => {
     const q = query(author, { populate: { articles: pop(author.attributes, 'articles') } });
     const lookup = compileFindOne(registry, author, q, { documentId: 'ann' })[3];
-    expect(lookup).toEqual({ $lookup: { from: 'articles', localField: 'documentId', foreignField: 'author', pipeline: [{ $match: { _status: 'published' } }, { $sort: { id: 1 } }], as: 'articles' } });
+    expect(lookup).toEqual({
+      $lookup: { from: 'articles', localField: 'documentId', foreignField: 'author', pipeline: [{ $match: { _status: 'published' } }, { $sort: { '_inverseOrder.author': 1, id: 1 } }], as: 'articles' },
+    });
+  });
+
+  it('mappedBy populate of a to-many owner: the position of its entry for the source document ($$owner)', () => {
+    const C = registry.contentType('api::category.category');
+    const q = query(C, { populate: { articles: pop(C.attributes, 'articles') } });
+    const lookup = compileFindOne(registry, C, q, { documentId: 'news' }).find((s) => '$lookup' in s);
+    expect(lookup).toEqual({ $lookup: { from: 'articles', localField: 'documentId', foreignField: 'categories', let: { owner: '$documentId' }, pipeline: [
+      { $match: { _status: 'published' } },
+      { $addFields: { __io1: { $max: { $map: { input: { $filter: { input: '$_inverseOrder.categories', cond: { $eq: ['$$this.d', '$$owner'] } } }, in: '$$this.n' } } } } },
+      { $sort: { __io1: 1, id: 1 } },
+      { $unset: ['__io1'] },
+    ], as: 'articles' } });
   });
 
   it('localizations: documentId to documentId, same status, other locale', () => {

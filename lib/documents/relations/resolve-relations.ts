@@ -1,7 +1,8 @@
 import { ValidationError } from '../../errors';
 import type { Engine } from '../../engine';
-import type { RelationAttribute, Registry } from '../../schema';
+import { inverseOrderSide, type RelationAttribute, type Registry } from '../../schema';
 import { applyRelationPayload, normalizeRelationPayload, type RelationRef } from './apply-relation-payload';
+import { inverseList, writeInverseList } from './inverse-list';
 
 type Row = Record<string, unknown>;
 
@@ -64,7 +65,8 @@ export async function resolveOwningValue(
 
 /**
  * Writes a relation given on the `mappedBy` side: the owning rows of the target type are updated so that they
- * point (or no longer point) to `documentId`.
+ * point (or no longer point) to `documentId`, in the order the payload gives (positions, appends, `set`), kept
+ * as each owner row's position on this side (see inverse-order).
  */
 export async function writeInverseRelation(
   engine: Engine,
@@ -77,14 +79,18 @@ export async function writeInverseRelation(
   const owning = target.attributes[attribute.mappedBy!] as RelationAttribute;
   const field = owning.name;
   const collection = target.collectionName;
-  const current = (await engine.find(collection, owning.toMany ? { [field]: documentId } : { [field]: documentId }, { projection: { documentId: 1 } }))
-    .map((r) => r.documentId as string);
-  const currentIds = [...new Set(current)];
+  const side = inverseOrderSide(registry, owning);
+  const currentIds = side ? await inverseList(engine, collection, side, documentId) : await linkingDocuments(engine, collection, field, documentId);
   const p = normalizeRelationPayload(payload);
   const set = p.set ? await resolveRefs(engine, registry, target.uid, p.set) : undefined;
   const connect = await resolveRefs(engine, registry, target.uid, p.connect);
   const disconnect = await resolveRefs(engine, registry, target.uid, p.disconnect);
-  const next = applyRelationPayload(currentIds, { set, connect: connect.map((d) => ({ documentId: d })), disconnect });
+  const next = applyRelationPayload(currentIds, {
+    set,
+    connect: connect.map((d, i) => ({ documentId: d, position: p.connect[i]!.position })),
+    disconnect,
+    strict: p.strict,
+  });
   const removed = currentIds.filter((d) => !next.includes(d));
   const added = next.filter((d) => !currentIds.includes(d));
   if (owning.toMany) {
@@ -96,6 +102,13 @@ export async function writeInverseRelation(
     if (removed.length) await engine.updateMany(collection, { documentId: { $in: removed }, [field]: documentId }, { $set: { [field]: null } });
     if (added.length) await engine.updateMany(collection, { documentId: { $in: added } }, { $set: { [field]: documentId } });
   }
+  if (side) await writeInverseList(engine, collection, side, documentId, next);
+}
+
+/** The documents whose rows link `documentId` through `field` (no order kept on this side). */
+async function linkingDocuments(engine: Engine, collection: string, field: string, documentId: string): Promise<string[]> {
+  const rows = await engine.find(collection, { [field]: documentId }, { projection: { documentId: 1 } });
+  return [...new Set(rows.map((r) => r.documentId as string))];
 }
 
 /**

@@ -1,12 +1,11 @@
 import { UPLOAD_FILE_UID, type ContentType, type Registry } from '../../schema';
 import { fileFolderLink } from '../media-folders';
 import type { HeldLink } from './entity-data';
+import { inverseKey, type InverseRanks } from './inverse-ranks';
 import { targetRow, type RowIndex } from './row-index';
 
 type Link = Record<string, unknown>;
 
-/** The positions on the inverse sides (Strapi's inverse order column), by target row and field, in owner-row order. */
-export type InverseCounters = Map<string, number>;
 
 function attributesOf(registry: Registry, uid: string) {
   return registry.contentTypes.get(uid)?.attributes ?? registry.component(uid).attributes;
@@ -20,11 +19,11 @@ export function localizationsLink(type: string, ref: unknown, documentId: unknow
 /**
  * The link lines of one row and its components, as `strapi export` writes them (strapi/strapi
  * packages/core/data-transfer/src/strapi/queries/link.ts): a relation between the rows Strapi would link (same
- * status, same locale), `pos` the order on the owning side and on a to-many inverse side; a medium as a morph
+ * status, same locale), `pos` the order on the owning side and on a to-many inverse side (the kept order: inverse-ranks); a medium as a morph
  * link from the file (`related`) with its position; the row's `localizations` link, as Strapi writes it for
  * every row.
  */
-export function rowLinks(registry: Registry, index: RowIndex, counters: InverseCounters, ct: ContentType, row: Record<string, unknown>, held: readonly HeldLink[]): Link[] {
+export function rowLinks(registry: Registry, index: RowIndex, ranks: InverseRanks, ct: ContentType, row: Record<string, unknown>, held: readonly HeldLink[]): Link[] {
   const from = { status: row._status as string, locale: (row.locale as string | null) ?? null };
   const out: Link[] = [];
   for (const { type, ref, field, values } of held) {
@@ -42,12 +41,7 @@ export function rowLinks(registry: Registry, index: RowIndex, counters: InverseC
       const target = targetRow(index, registry, a.target, documentId as string, from);
       if (target === undefined) return; // a documentId no row has (a target deleted meanwhile): nothing to link
       const right: Link = { type: a.target, ...(a.inversedBy ? { field: a.inversedBy } : {}), ref: target };
-      if (inverseToMany) {
-        const key = `${a.target}\u0000${target}\u0000${a.inversedBy}`;
-        const pos = (counters.get(key) ?? 0) + 1;
-        counters.set(key, pos);
-        right.pos = pos;
-      }
+      if (inverseToMany) right.pos = ranks.get(inverseKey(a.target, target, a.inversedBy!, ref)) ?? null;
       const left: Link = { type, field, ref, ...(a.toMany ? { pos: i + 1 } : {}) };
       out.push({ kind: a.target === type ? 'relation.circular' : 'relation.basic', relation: a.relation, left, right });
     });

@@ -11,6 +11,8 @@ export interface OwnedLink {
   readonly type: string;
   readonly ref: number;
   readonly pos: number | null;
+  /** A relation's position on the target's side (Strapi's inverse order column), when the export has one. */
+  readonly inversePos?: number | null;
   /** The link's order in the export, to break ties between equal positions. */
   readonly seq: number;
 }

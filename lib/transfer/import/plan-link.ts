@@ -75,7 +75,8 @@ export function planLink(plan: ImportPlan, registry: Registry, value: unknown, s
   if (attribute.target !== right.type) return addProblem(plan, `${where}: wrong target ${right.type}, the model's ${left.field} targets ${attribute.target}`);
   if (!registry.contentTypes.has(attribute.target)) return increment(plan.skipped, `relations to ${attribute.target} (not transferred)`);
   if (!Number.isSafeInteger(left.ref) || !Number.isSafeInteger(right.ref)) return addProblem(plan, `${where}: refs must be integer ids`);
-  own(plan, left.type, left.ref as number, { field: left.field, type: right.type, ref: right.ref as number, pos: left.pos ?? null, seq });
+  const inversePos = typeof right.pos === 'number' && Number.isFinite(right.pos) ? right.pos : null;
+  own(plan, left.type, left.ref as number, { field: left.field, type: right.type, ref: right.ref as number, pos: left.pos ?? null, inversePos, seq });
 }
 
 /** A link between two of Strapi's own types outside the model: kept aside for a later export. */

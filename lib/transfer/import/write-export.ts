@@ -1,6 +1,6 @@
 import type { Engine } from '../../engine';
 import { SINGLE_TYPES_COLLECTION } from '../../engine/indexes';
-import { UPLOAD_FILE_UID, type Attributes, type Registry } from '../../schema';
+import { INVERSE_ORDER_FIELD, UPLOAD_FILE_UID, type Attributes, type Registry } from '../../schema';
 import { jsonlStage, readArchive, readJsonLines, type ArchiveEntry, type ArchiveReadOptions } from '../archive-reader';
 import type { TransferProgress } from '../progress';
 import { KEPT_COLLECTION } from '../kept-lines';
@@ -17,6 +17,7 @@ import type { StagedUploads } from './staged-uploads';
 import { TransferError } from '../transfer-error';
 import { throwIfInterrupted } from '../interrupt';
 import { FILE_FOLDER_FIELD } from '../media-folders';
+import { importedInverseOrder, rankInversePositions } from './inverse-positions';
 
 type Row = Record<string, unknown>;
 
@@ -39,6 +40,7 @@ const byPosition = (a: OwnedLink, b: OwnedLink): number => (a.pos ?? Infinity) -
 /** The row context of the write: stored component ids, relations as documentIds and media as file ids, in order. */
 function writeRowContext(ctx: WriteContext): RowContext {
   const { plan, ids, registry } = ctx;
+  const inverseRanks = rankInversePositions(plan);
   return {
     registry,
     componentId: (uid, sourceId) => ids.components.get(uid)!.get(sourceId)!,
@@ -52,6 +54,8 @@ function writeRowContext(ctx: WriteContext): RowContext {
             : [...new Set(sorted.map((l) => plan.rows.get(l.type)!.get(l.ref)!.documentId))];
         const many = a.kind === 'media' ? a.multiple : a.kind === 'relation' && a.toMany;
         out[field] = many ? values : (values[0] ?? null);
+        const order = importedInverseOrder(registry, a, sorted.map((l) => ({ documentId: plan.rows.get(l.type)?.get(l.ref)?.documentId, pos: inverseRanks.get(l) ?? null })));
+        if (order !== undefined) out[INVERSE_ORDER_FIELD] = { ...(out[INVERSE_ORDER_FIELD] as Row | undefined), [field]: order };
       }
     },
   };

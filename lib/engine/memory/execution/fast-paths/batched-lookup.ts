@@ -4,6 +4,7 @@ import { fieldVariableTest, isNumericId, isObject, isPlainField, isRowFilter, le
 import type { StagePath } from '../fast-path';
 import { compileIndexedJoin } from '../indexed-join';
 import { planOrder, underJoinSegment, type LookupPlan } from '../lookup-shapes';
+import { planInverseOrderSort } from './inverse-order-sort';
 import { compileRowTest, type RowTest } from '../match-rows';
 import { countJoined } from '../row-meter';
 import type { PartialStage, StageContext } from '../stage-context';
@@ -66,8 +67,8 @@ type Equality = Extract<LookupPlan, { kind: 'equality' }>;
  * The common equality `$lookup` (a top-level `localField`) without per-row variables in its sub-pipeline:
  * leading `$match`es that are plain (status, locale, populate filters without `$expr`) or a `$expr` `$eq`/`$ne`
  * between a field and a `let` variable (strings and finite numbers, as fast-paths/variable-match runs them; the localizations'
- * and same-row locale), then either the relation-order stages on the stored array of the local field or a
- * `$sort: { id: 1 }`, then any stages that do not read this lookup's own variables (nested lookups,
+ * and same-row locale), then either the relation-order stages on the stored array of the local field, a
+ * `$sort: { id: 1 }` or the kept order of a to-many `mappedBy` side (fast-paths/inverse-order-sort), then any stages that do not read this lookup's own variables (nested lookups,
  * firstOrNull, projections: the `tail`, run by the caller on each row's joined rows with the enclosing
  * variables). Compiled once per stage; each `start()` (once per input page) returns a join that reads the local
  * value of a row, takes the index buckets directly (no copy, no `let` object, no variables), orders them as the
@@ -102,7 +103,8 @@ export function compileBatchedLookup(cx: StageContext, plan: Equality, letSpec: 
   const order = planOrder(pipeline, letSpec);
   if (order && (order.key !== plan.foreignField || refs.get(order.variable)?.field !== local)) return null;
   const sortById = !order && JSON.stringify(pipeline[at]) === '{"$sort":{"id":1}}';
-  const tail = pipeline.slice(order ? at + 3 : sortById ? at + 1 : at);
+  const inverse = !order && !sortById ? planInverseOrderSort(pipeline, at, refs) : null;
+  const tail = pipeline.slice(order ? at + 3 : sortById ? at + 1 : inverse ? at + inverse.stages : at);
   if (tail.length > 0 && readsVariables(tail, new Set(Object.keys(letSpec)))) return null;
   const field = plan.foreignField;
   return { tail, start: () => {
@@ -143,10 +145,11 @@ export function compileBatchedLookup(cx: StageContext, plan: Equality, letSpec: 
       }
       return out;
     };
-    if (exprs.length === 0 && !sortById) return join;
+    if (exprs.length === 0 && !sortById && !inverse) return join;
     return (row) => {
       let out = join(row);
       for (const expr of exprs) out = out && expr(row, out);
+      if (out && inverse) return inverse.sort(row, out);
       return out && sortById ? byId(out) : out;
     };
   } };

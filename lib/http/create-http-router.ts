@@ -26,6 +26,7 @@ import { modelRoute, type ModelRouteDeps } from './model-route';
 import { documentActionRoutes } from './document-action-routes';
 import type { OpenApiDocument } from '../openapi';
 import { createRouteDefaults, type RoutesOptions } from './route-defaults';
+import { prefixRoutes } from './prefix-routes';
 import type { SourceMapSettings } from '../format/encode-source-maps';
 
 export interface HttpRouterDeps {
@@ -80,7 +81,7 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
     router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, rest: deps.rest, documentId: deps.documentId, ...deps.upload, events: deps.fileEvents, cacheControl }));
   }
   router.use(bodyParsers(deps.bodyLimit));
-  deps.pluginRoutes?.(router);
+  if (deps.pluginRoutes) router.use(prefixRoutes(deps.pluginRoutes)); // one look-up for the requests to other paths
   localesRoute(deps.registry, router);
   if (deps.model) modelRoute(router, deps.model);
   documentActionRoutes({ registry: deps.registry, documents: deps.documents, sourceMaps: deps.sourceMaps }, router);

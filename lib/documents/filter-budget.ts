@@ -4,6 +4,7 @@ import { pageRows } from '../query';
 import type { PopulateMap, Query, Status } from '../query/types';
 import type { ContentType, Registry } from '../schema';
 import { UPLOAD_FILE_UID } from '../schema/types';
+import { createIdentityCache } from '../util/frozen';
 import { fanOutDepth, joinBound } from './join-budget';
 import { scopeCount } from './join-statistics';
 
@@ -28,12 +29,47 @@ import { scopeCount } from './join-statistics';
 export async function checkFilterBudget(registry: Registry, engine: Engine, ct: ContentType, query: Query, one: boolean): Promise<void> {
   const max = query.maxJoinedRows;
   if (max === undefined) return;
-  const nodes = compileFilterJoins(registry, ct, query.filters, query.status);
-  if (fanOutDepth(nodes) >= 2) {
+  const { nodes, deep, populate } = planFor(registry, ct, query);
+  if (deep) {
     const rows = one || selectsOneRow(query.filters) ? 1 : await scopeCount(engine, ct.collectionName, statusScope(ct, query.status));
     if (!(await within(engine, nodes, rows, max))) throw new ReadLimitError('joinedRows', max, await overPath(engine, nodes, rows, max), 'filters');
   }
-  await checkPopulateFilters(registry, engine, query, one, max);
+  await checkPopulateFilters(engine, populate, query, one, max);
+}
+
+/**
+ * Whether {@link checkFilterBudget} has anything to check for this read (no engine read to answer): false for
+ * every read without two fan-out joins on one relation filter path, in its filters or its populates' (most reads),
+ * which then need not wait for it.
+ *
+ * @example
+ * filterBudgetApplies(registry, article, query) // false for filters[author][name][$startsWith]=A
+ */
+export function filterBudgetApplies(registry: Registry, ct: ContentType, query: Query): boolean {
+  if (query.maxJoinedRows === undefined) return false;
+  const plan = planFor(registry, ct, query);
+  return plan.deep || plan.populate.length > 0;
+}
+
+/** What checkFilterBudget reads of a query, all of it pure: the relation filters' joins and the populates' bounded ones. */
+interface FilterBudgetPlan {
+  readonly registry: Registry;
+  readonly ct: ContentType;
+  readonly nodes: readonly FilterJoinNode[];
+  /** Two or more fan-out joins on one path of the read's own filters. */
+  readonly deep: boolean;
+  readonly populate: readonly PopulateFilter[];
+}
+
+const plans = createIdentityCache<Query, FilterBudgetPlan>();
+
+/** The read's plan, kept with a frozen query (lib/util/frozen, as read-documents' CompiledRead): compiled once per query string. */
+function planFor(registry: Registry, ct: ContentType, query: Query): FilterBudgetPlan {
+  const make = (): FilterBudgetPlan => {
+    const nodes = compileFilterJoins(registry, ct, query.filters, query.status);
+    return { registry, ct, nodes, deep: fanOutDepth(nodes) >= 2, populate: populateFilters(registry, query.populate, query.status, [], true) };
+  };
+  return plans.get(query, make, (kept) => kept.registry === registry && kept.ct === ct);
 }
 
 /**
@@ -43,9 +79,9 @@ export async function checkFilterBudget(registry: Registry, engine: Engine, ct: 
  * each parent row: the page's rows (one for a findOne) for a populate of the read's rows, the budget's rows for a
  * deeper one (what the populate may join at most). Over the budget, a ReadLimitError naming the populate path.
  */
-async function checkPopulateFilters(registry: Registry, engine: Engine, query: Query, one: boolean, max: number): Promise<void> {
+async function checkPopulateFilters(engine: Engine, populate: readonly PopulateFilter[], query: Query, one: boolean, max: number): Promise<void> {
   const parents = one ? 1 : pageRows(query.pagination);
-  for (const found of populateFilters(registry, query.populate, query.status, [], true)) {
+  for (const found of populate) {
     const rows = (found.top ? parents : max) * (await scopeCount(engine, found.target.collectionName, statusScope(found.target, query.status)));
     if (!(await within(engine, found.nodes, rows, max))) {
       throw new ReadLimitError('joinedRows', max, [...found.path, ...(await overPath(engine, found.nodes, rows, max))], 'populate');

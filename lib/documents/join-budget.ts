@@ -43,13 +43,24 @@ function planFor(registry: Registry, ct: ContentType, query: Query & { maxJoined
  */
 export async function checkJoinBudget(registry: Registry, engine: Engine, ct: ContentType, query: Query, rows: ReadRows): Promise<void> {
   const max = query.maxJoinedRows;
-  if (max === undefined || Object.keys(query.populate).length === 0) return;
+  if (max === undefined || !joinBudgetApplies(registry, ct, query)) return;
   const plan = planFor(registry, ct, query as Query & { maxJoinedRows: number });
-  if (fanOutDepth(plan.nodes) < 2) return;
   const size = rows.one || plan.oneRow ? 1 : Math.min(pageSize(query), await scopeCount(engine, plan.collection, plan.scope));
   if ((await joinBound(engine, plan.nodes, size, max, false)) <= max || (await joinBound(engine, plan.nodes, size, max, true)) <= max) return;
   const first = compileFindRows(registry, ct, query, rows);
   await countJoins(engine, plan, first, max, !rows.one);
+}
+
+/**
+ * Whether {@link checkJoinBudget} has anything to check for this read (no engine read to answer): false without
+ * two joins that fan out on one populate path (tier 1, most reads), which then need not wait for it.
+ *
+ * @example
+ * joinBudgetApplies(registry, article, query) // false for populate=*
+ */
+export function joinBudgetApplies(registry: Registry, ct: ContentType, query: Query): boolean {
+  if (query.maxJoinedRows === undefined || Object.keys(query.populate).length === 0) return false;
+  return fanOutDepth(planFor(registry, ct, query as Query & { maxJoinedRows: number }).nodes) >= 2;
 }
 
 function pageSize(query: Query): number {

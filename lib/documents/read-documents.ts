@@ -4,8 +4,8 @@ import { compileFind, compileFindOne, compileFindOnePage, CURSOR_FIELD, readPage
 import { createIdentityCache, deepFreeze } from '../util/frozen';
 import type { Pagination, Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
-import { checkFilterBudget } from './filter-budget';
-import { checkJoinBudget } from './join-budget';
+import { checkFilterBudget, filterBudgetApplies } from './filter-budget';
+import { checkJoinBudget, joinBudgetApplies } from './join-budget';
 import { loggedRead } from './log';
 import { populateMeter, readLimitError } from './populate-budget';
 
@@ -22,8 +22,20 @@ function readOptions(query: Query): AggregateOptions {
   return { readOnly: true, ...(max === undefined ? {} : { maxJoinedRows: max }), ...(onRow ? { onRow } : {}) };
 }
 
-/** The join budget checked before the read runs (documents/join-budget), a read over it answered as a 400. */
-async function checkBudget(registry: Registry, engine: Engine, ct: ContentType, query: Query, one: boolean, match?: Filter): Promise<void> {
+/**
+ * The join budget checked before the read runs (documents/join-budget, filter-budget), a read over it answered as
+ * a 400; undefined (nothing to wait for) when neither has anything to check, as for most reads.
+ */
+function checkBudget(registry: Registry, engine: Engine, ct: ContentType, query: Query, one: boolean, match?: Filter): Promise<void> | undefined {
+  try {
+    if (!filterBudgetApplies(registry, ct, query) && !joinBudgetApplies(registry, ct, query)) return undefined;
+  } catch (error) {
+    throw readLimitError(error);
+  }
+  return checkBothBudgets(registry, engine, ct, query, one, match);
+}
+
+async function checkBothBudgets(registry: Registry, engine: Engine, ct: ContentType, query: Query, one: boolean, match?: Filter): Promise<void> {
   try {
     await checkFilterBudget(registry, engine, ct, query, one);
     await checkJoinBudget(registry, engine, ct, query, { one, ...(match ? { match } : {}) });
@@ -153,7 +165,8 @@ async function readList(registry: Registry, engine: Engine, ct: ContentType, que
   // List reads may sort more than MongoDB's 100 MB in-memory limit for a blocking stage: they may spill to disk
   // (https://www.mongodb.com/docs/manual/reference/command/aggregate/, `allowDiskUse`; the default from 6.0 on).
   const options = { ...readOptions(query), allowDiskUse: true };
-  await checkBudget(registry, engine, ct, query, false, match);
+  const checking = checkBudget(registry, engine, ct, query, false, match);
+  if (checking) await checking;
   const docs = await loggedRead(ct.collectionName, pipeline, () => aggregate(engine, ct.collectionName, pipeline, options));
   const { rows, total } = readPage(docs, query.pagination.withCount);
   const p = query.pagination;
@@ -172,7 +185,8 @@ export function findOne(registry: Registry, engine: Engine, ct: ContentType, que
 async function readOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<Row | null> {
   const page = compiledFor(findOnePages, registry, ct, query, () => compileFindOnePage(registry, ct, query)).pipeline;
   const pipeline = compileFindOne(registry, ct, query, match, page);
-  await checkBudget(registry, engine, ct, query, true, match);
+  const checking = checkBudget(registry, engine, ct, query, true, match);
+  if (checking) await checking;
   const rows = await loggedRead(ct.collectionName, pipeline, () => aggregate(engine, ct.collectionName, pipeline, readOptions(query)));
   const row = rows[0];
   return row ? formatDocument(registry, ct.uid, row, query) : null;

@@ -19,7 +19,9 @@ export const PRIVATE = 'private';
  * A Cache-Control the host app set before the router is kept: it is the host's decision.
  */
 export function setCacheHeaders(req: Request, res: Response): void {
-  res.vary('Authorization');
+  // res.vary parses and merges the header (the `vary` package): only needed when the host app set one first.
+  if (res.getHeader('Vary') === undefined) res.setHeader('Vary', 'Authorization');
+  else res.vary('Authorization');
   if (req.headers.authorization !== undefined) markPrivate(res);
 }
 

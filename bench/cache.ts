@@ -15,7 +15,8 @@
  * `count` against its budget (64 MB, the example app's), and the heap, array buffers and RSS before and after.
  *
  * Environment: BENCH_ROUNDS (default 3), BENCH_DURATION (default 5), BENCH_WARMUP (default 1),
- * BENCH_CONNECTIONS (default 10), BENCH_CACHE_URLS (default 3000), BENCH_MEMORY (0 skips the memory check).
+ * BENCH_CONNECTIONS (default 10), BENCH_CACHE_URLS (default 3000), BENCH_MEMORY (0 skips the memory check),
+ * BENCH_SPEED (0 skips the measurements at 1,000 articles).
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
 import http, { type Server } from 'node:http';
@@ -223,7 +224,7 @@ async function main(): Promise<void> {
   };
   const rounds = Math.max(1, Math.round(num('BENCH_ROUNDS', 3)));
   console.log(`bench:cache: node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown cpu'} x${os.cpus().length}, ${options.connections} connections, ${rounds} rounds of ${options.duration} s`);
-  await speed(options, rounds);
+  if (process.env.BENCH_SPEED !== '0') await speed(options, rounds);
   if (process.env.BENCH_MEMORY !== '0') await memoryCheck(options.headers, num('BENCH_CACHE_URLS', 3000));
 }
 

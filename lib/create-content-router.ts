@@ -23,6 +23,7 @@ import { createCorsMiddleware, type CorsOptions } from './http/cors';
 import { createOpenApiDocument, type OpenApiDocument, type OpenApiDocumentOptions } from './openapi';
 import { checkLifecycles } from './options/check-lifecycles';
 import { validateRouterOptions } from './options/validate-options';
+import { ADMINS, type AdminSet } from './http/admin-links';
 import { sourceMapSettings, type PreviewOptions } from './options/preview-option';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_JOINED_ROWS } from './query/depth-limit';
 import { checkActions } from './auth/check-actions';
@@ -155,7 +156,8 @@ export interface ContentRouterOptions {
   /**
    * Strapi 5's content source maps (docs/preview.md): a request with `strapi-encode-source-maps: true` gets its
    * string fields stega-encoded, pointing back to each field (Strapi's `strapiSource`) and to its edit page
-   * (`editUrl`, default the example admin's). `false` ignores the header.
+   * (`editUrl`, default the built-in admin's when the app mounts `createAdmin(router)`, else the example admin's).
+   * `false` ignores the header.
    *
    * @example
    * preview: { editUrl: 'https://admin.example.com/#/{pluralName}/{documentId}' }
@@ -276,6 +278,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
   const limits = { maxLimit: rest.maxLimit, upload: options.upload !== false };
   const openapi = (o: OpenApiDocumentOptions = {}): OpenApiDocument => createOpenApiDocument(registry, limits, o);
   const served = options.openapi === true ? {} : options.openapi || undefined;
+  const admins: AdminSet = new Set(); // createAdmin(router) adds its own (the default preview link goes there)
   const router = createHttpRouter({
     registry,
     engine: webhooks.engine,
@@ -292,7 +295,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     documentId: options.documentId,
     fileEvents: webhooks.files,
     onError: options.onError,
-    sourceMaps: sourceMapSettings(options.preview),
+    sourceMaps: sourceMapSettings(options.preview, admins),
     ...(users ? { pluginRoutes: users.routes } : {}),
     openapi: served && { option: served, build: (serverUrl) => openapi({ ...served, serverUrl }) },
     cors: options.cors ? createCorsMiddleware(options.cors) : undefined,
@@ -308,6 +311,7 @@ export function createContentRouter(options: ContentRouterOptions): ContentRoute
     responseCache: { value: responseCache },
     on: { value: (event: string, listener: never) => (event === CACHE_PURGE ? purgeListeners().on(listener) : webhooks.on(event as WebhookEventName, listener)) },
     off: { value: (event: string, listener: never) => (event === CACHE_PURGE ? purgeListeners().off(listener) : webhooks.off(event as WebhookEventName, listener)) },
+    [ADMINS]: { value: admins },
   });
   function purgeListeners() {
     if (!cacheTags) throw new Error("content-router: 'cache.purge' events need the cacheTags option (docs/caching.md)");

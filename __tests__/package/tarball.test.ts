@@ -201,6 +201,9 @@ function expectOk(res: SpawnSyncReturns<string>, what: string): void {
       const hash = (c: string) => c.repeat(128);
       const env = { ...process.env, NODE_ENV: 'test', MONGODB_URI: '', CMS_TOKEN: 'example-token-0123456789abcdef', API_TOKEN_SALT: 'salt', FRONTEND_TOKEN_HASH: hash('a'), IMPORTER_TOKEN_HASH: hash('b'), UPLOADER_TOKEN_HASH: hash('c'), JWT_SECRET: 'example-jwt-secret', GITHUB_CLIENT_ID: 'example-github-id', GITHUB_CLIENT_SECRET: 'example-github-secret', OIDC_ISSUER: 'https://id.example.com/realms/site', OIDC_CLIENT_ID: 'example-oidc-id', OIDC_CLIENT_SECRET: 'example-oidc-secret' };
       // A shell example: bash in its own folder, `npx content-router` the installed package's command.
+      // Each program starts on no data, as in a project of its own: './data/content.db' is not another example's
+      // (docs/admin.md's users-permissions roles, stored there, would be the next one's: stored roles win).
+      if (example.lang !== 'sh') rmSync(join(example.lang === 'ts' ? projects.esm : projects.cjs, 'data'), { recursive: true, force: true });
       const res =
         example.lang === 'sh'
           ? spawnSync('bash', ['-e', '-o', 'pipefail', file], { cwd: join(file, '..'), encoding: 'utf8', timeout: TIMEOUT, env: { ...env, TOKEN: env.CMS_TOKEN, PATH: `${join(tmp, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` } })

@@ -1,8 +1,9 @@
 // The built-in admin (dist/admin) in a real browser: Debian's chromium driven by playwright-core (browser
 // downloads do not work here; CHROMIUM_PATH moves it). `npm run e2e:admin` builds the admin first. The server is
-// admin/e2e/test-server.ts: the blog example app with the admin at /admin and two roles made through the REST
-// API, Editor (everything) and Author (no delete). Every change made in the browser is checked through the REST
-// API with the full-access token. Screenshots go to docs/images/admin-builtin-*.png (docs/admin.md shows them).
+// admin/e2e/test-server.ts: the blog example app with createAdmin at /admin and two users: `editor` (a Chief editor
+// role made through the REST API: everything) and `author` (the example's own Editor role: no delete). Every change
+// made in the browser is checked through the REST API with the full-access token.
+// Screenshots go to docs/images/admin-builtin-*.png (docs/admin.md shows them).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -104,8 +105,9 @@ after(async () => {
 });
 
 test('an editor logs in and lists articles: search, status, columns', async () => {
-  await page.goto(`${baseUrl}/admin/`);
+  await page.goto(`${baseUrl}/admin`); // createAdmin redirects to /admin/: the page's relative URLs resolve there
   await page.getByLabel(/^Username or e-mail/).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/admin/');
   await page.screenshot({ path: path.join(shots, 'admin-builtin-login.png'), animations: 'disabled' });
   await logIn('editor');
   // Every content type of the model, and the media library.
@@ -292,7 +294,7 @@ test('the media library: several files uploaded, one described, one deleted', as
   await eventually(async () => assert.deepEqual((await rest('/upload/files?filters[name][$startsWith]=library-')).body.map((f) => f.name), ['library-a.png']));
 });
 
-test('a role without delete is offered no delete button', async () => {
+test('the example\'s Editor role (no delete) is offered no delete button', async () => {
   await logOut();
   await logIn('author');
   const list = await rest('/articles?status=draft&filters[slug][$eq]=hello-content-router');

@@ -82,6 +82,7 @@ export const authProvider: AuthProvider = {
       return { id: user.id, fullName: `${user.username}${user.role ? ` (${user.role.name})` : ''}` };
     }
     if (caller?.kind === 'token') return { id: 'token', fullName: `API token (${String(caller.type)})` };
+    if (caller?.kind === 'host') return { id: 'host', fullName: String(caller.subject ?? 'Signed in') };
     return { id: 'public', fullName: 'Public' };
   },
   async getPermissions() {

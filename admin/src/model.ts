@@ -77,6 +77,8 @@ export type Caller =
   | null
   | { kind: 'user'; id: number; username: string; email: string; role: { name: string; type: string } | null }
   | { kind: 'token'; type: string }
+  /** A caller the host's `auth.resolve` recognised (its `subject`). */
+  | { kind: 'host'; subject: string }
   | { kind: string; [key: string]: unknown };
 
 export interface Model {

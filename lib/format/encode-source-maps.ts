@@ -24,6 +24,11 @@ const EXCLUDED_FIELDS: ReadonlySet<string> = new Set([
 export interface SourceMapSettings {
   /** The link to the field's edit page carried next to Strapi's `strapiSource`; null: none (Strapi's payload). */
   readonly editUrl: EditUrl | null;
+  /**
+   * With the default `editUrl`: the built-in admins made for the router (createAdmin); the link goes to the edit
+   * page of the one the request's app mounts, when there is one (http/admin-links.ts).
+   */
+  readonly admins?: ReadonlySet<object>;
 }
 
 /** A content type or component, as the walk sees it. */

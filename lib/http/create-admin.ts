@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { Router, type Request, type Response } from 'express';
 import { ConfigurationError } from '../errors';
+import { ADMINS, mountPathOf, type AdminSet } from './admin-links';
 
 /** Options of {@link createAdmin}. */
 export interface AdminOptions {
@@ -66,6 +67,8 @@ export function createAdmin(router: Router, options: AdminOptions = {}): Router 
     if (req.path.startsWith('/assets/') || last.includes('.')) return next();
     sendIndex(req, res);
   });
+  // The default preview.editUrl links to this admin's edit pages wherever the host mounts it (docs/preview.md).
+  (router as unknown as { [ADMINS]?: AdminSet })[ADMINS]?.add(admin);
   return admin;
 }
 
@@ -96,17 +99,6 @@ function checkOptions(router: unknown, options: AdminOptions): void {
     throw invalid('options.apiUrl must be a path (/api) or an http(s) URL');
   }
   if (options.assetsDir !== undefined && (typeof options.assetsDir !== 'string' || options.assetsDir === '')) throw invalid('options.assetsDir must be a folder path');
-}
-
-/**
- * Where `app` mounts `router` (`app.use('/api', router)`), read from the app's own route table: Express 5's layers
- * keep the path they were given as `rawPath`. Undefined when it is mounted elsewhere (a nested router or app).
- */
-function mountPathOf(app: unknown, router: Router): string | undefined {
-  const stack = (app as { router?: { stack?: { handle?: unknown; rawPath?: unknown }[] } }).router?.stack ?? [];
-  const layer = stack.find((l) => l.handle === router);
-  const mounted = layer?.rawPath;
-  return typeof mounted === 'string' && mounted.startsWith('/') ? mounted.replace(/\/+$/, '') || '/' : undefined;
 }
 
 /** `index.html` with `<base href>` at the mount point: its relative URLs resolve there from any client route. */

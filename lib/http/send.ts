@@ -4,6 +4,7 @@ import { JsonBytes, type RowWrite } from '../format';
 import { toV4 } from '../format/format-v4';
 import { encodeSourceMaps, type SourceMapSettings } from '../format/encode-source-maps';
 import type { ContentType, Registry } from '../schema';
+import { adminEditUrl, type AdminSet } from './admin-links';
 
 const isV4 = (req: Request): boolean => {
   const format = req.headers['strapi-response-format'];
@@ -18,6 +19,12 @@ const SOURCE_MAPS_HEADER = 'strapi-encode-source-maps';
  * core controllers compare it), on any read or write of the Content API, draft or published (docs/preview.md).
  */
 const wantsSourceMaps = (req: Request): boolean => req.headers[SOURCE_MAPS_HEADER] === 'true';
+
+/** The router's settings, the default edit link going to the built-in admin when the request's app mounts one. */
+function settingsFor(req: Request, settings: SourceMapSettings): SourceMapSettings {
+  const link = settings.admins && adminEditUrl(req, settings.admins as AdminSet);
+  return link ? { editUrl: link } : settings;
+}
 
 /** The size of the last list each writer wrote (plus room), to size the next one's buffer in one go. */
 const capacities = new WeakMap<RowWrite, number>();
@@ -35,7 +42,7 @@ export function sendData(req: Request, res: Response, registry: Registry, ct: Co
   if (sourceMaps) res.vary(SOURCE_MAPS_HEADER);
   const body = isV4(req)
     ? { data: toV4(registry, ct.uid, data), meta }
-    : { data: sourceMaps && wantsSourceMaps(req) ? encodeSourceMaps(registry, ct.uid, data, sourceMaps) : data, meta };
+    : { data: sourceMaps && wantsSourceMaps(req) ? encodeSourceMaps(registry, ct.uid, data, settingsFor(req, sourceMaps)) : data, meta };
   res.status(status).json(body);
 }
 

@@ -6,8 +6,9 @@ export interface PreviewOptions {
   /**
    * The edit page each encoded field links to (`href` next to Strapi's `strapiSource`): a URL template with
    * `{model}`, `{kind}`, `{singularName}`, `{pluralName}`, `{documentId}`, `{locale}` and `{path}` (the entry's
-   * document, URL-encoded). Default the example admin's edit pages,
-   * `'http://localhost:5173/#/{pluralName}/{documentId}'`; `false`: Strapi's payload alone.
+   * document, URL-encoded). Default: the edit page in the built-in admin (`createAdmin(router)`) when the same
+   * Express app mounts it (`/admin/#/{pluralName}/{documentId}`, a single type's `/admin/#/{singularName}`), else
+   * the example admin's, `'http://localhost:5173/#/{pluralName}/{documentId}'`; `false`: Strapi's payload alone.
    */
   editUrl?: string | false;
 }
@@ -38,8 +39,8 @@ export function checkPreviewOption(option: PreviewOptions | false | undefined): 
  * @example
  * sourceMapSettings({ editUrl: false }); // { editUrl: null }: Strapi's payload alone
  */
-export function sourceMapSettings(option: PreviewOptions | false | undefined): SourceMapSettings | undefined {
+export function sourceMapSettings(option: PreviewOptions | false | undefined, admins?: ReadonlySet<object>): SourceMapSettings | undefined {
   if (option === false) return undefined;
   const editUrl = option?.editUrl ?? DEFAULT_EDIT_URL;
-  return Object.freeze({ editUrl: editUrl === false ? null : compileEditUrl(editUrl) });
+  return Object.freeze({ editUrl: editUrl === false ? null : compileEditUrl(editUrl), ...(option?.editUrl === undefined && admins ? { admins } : {}) });
 }

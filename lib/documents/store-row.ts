@@ -75,8 +75,13 @@ export function emptyAttributes(ct: ContentType): Row {
   return out;
 }
 
-/** The names of attributes shared by all locales (pluginOptions.i18n.localized: false). */
+/**
+ * The names of attributes shared by all locales (pluginOptions.i18n.localized: false). Never a relation: Strapi 5
+ * counts every relation as localized whatever its pluginOptions (the i18n plugin's `isLocalizedAttribute`, strapi/strapi
+ * packages/plugins/i18n/server/src/services/content-types.ts), so neither a new localization nor the sync of
+ * non-localized fields (`syncNonLocalizedAttributes`) copies one; media are copied.
+ */
 export function sharedAttributeNames(ct: ContentType): string[] {
   if (!ct.localized) return [];
-  return ct.attributeNames.filter((n) => !ct.attributes[n]!.localized);
+  return ct.attributeNames.filter((n) => !ct.attributes[n]!.localized && ct.attributes[n]!.kind !== 'relation');
 }

@@ -1,5 +1,6 @@
 import type { WriteContext } from './write-documents';
 import { runHook } from './lifecycle-hooks';
+import { syncInverseSides } from './relations/inverse-list';
 import { withInverseOrder } from './relations/inverse-order';
 import { removeDocumentReferences } from './relations/remove-references';
 import { uniqueViolation } from './unique-violation';
@@ -56,6 +57,7 @@ export async function discardDraft(ctx: WriteContext, documentId: string, locale
     const fresh = { ...rest, id: await engine.nextId(ct.collectionName), _status: 'draft', publishedAt: null };
     const draft = await withInverseOrder(engine, ctx.registry, ct, discarded ?? null, fresh);
     await engine.insertMany(ct.collectionName, [draft]);
+    await syncInverseSides(engine, ctx.registry, ct, documentId, ct.localized ? locale : null, 'published', 'draft');
     ctx.events?.record('entry.draft-discard', ct.uid, draft);
     return true;
   }).catch((error: unknown) => {

@@ -5,7 +5,7 @@ import type { DocumentEvents, LifecycleHooks } from './lifecycle-hooks';
 import { runHook } from './lifecycle-hooks';
 import { reidComponents } from './prepare-components';
 import { dropForbiddenRelations } from './relations/drop-forbidden-relations';
-import { publishInverseOrders } from './relations/inverse-list';
+import { syncInverseSides } from './relations/inverse-list';
 import { withInverseOrder } from './relations/inverse-order';
 import { releaseExclusiveTargets, writeInverseRelation } from './relations/resolve-relations';
 import { claimConflict, claimSingleType } from './single-type-claim';
@@ -166,7 +166,7 @@ async function publishRow(ctx: WriteContext, draftRow: Row): Promise<void> {
   const fresh: Row = { ...copy, id: await engine.nextId(ct.collectionName), _status: 'published', publishedAt: now(ctx) };
   const published = await withInverseOrder(engine, ctx.registry, ct, replaced ?? null, fresh);
   await engine.insertMany(ct.collectionName, [published]);
-  await publishInverseOrders(engine, ctx.registry, ct, rest.documentId as string);
+  await syncInverseSides(engine, ctx.registry, ct, rest.documentId as string, (rest.locale ?? null) as string | null, 'draft', 'published');
   ctx.events?.record('entry.publish', ct.uid, published);
   await runHook(ctx.hooks, 'afterPublish', { uid: ct.uid, documentId: rest.documentId as string, locale: rest.locale as string | null });
 }

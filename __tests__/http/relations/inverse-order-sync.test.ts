@@ -66,3 +66,62 @@ describe('a relation marked non-localized on a localized type', () => {
     void n0;
   });
 });
+
+describe('publishing or discarding the document of a mappedBy side whose owners have draft & publish', () => {
+  const dp = { options: { draftAndPublish: true } };
+  const types = [
+    collection('shelf', 'shelves', { name: { type: 'string' }, items: { type: 'relation', relation: 'oneToMany', target: 'api::item.item', mappedBy: 'shelf' } }, dp),
+    collection('item', 'items', { title: { type: 'string' }, shelf: { type: 'relation', relation: 'manyToOne', target: 'api::shelf.shelf', inversedBy: 'items' } }, dp),
+    collection('box', 'boxes', { name: { type: 'string' }, cards: { type: 'relation', relation: 'manyToMany', target: 'api::card.card', mappedBy: 'boxes' } }, dp),
+    collection('card', 'cards', { title: { type: 'string' }, boxes: { type: 'relation', relation: 'manyToMany', target: 'api::box.box', inversedBy: 'cards' } }, dp),
+  ];
+  let http: ReturnType<typeof api>;
+  let router: ContentRouter;
+  beforeEach(async () => {
+    ({ http, router } = await appOf(types));
+  });
+  const list = async (url: string, name: string) => ids(((await http.get(url)).data as Body)[name]);
+
+  it('publish: the published side gets the draft\'s links (to published owners only) in the draft\'s order', async () => {
+    const s = await http.create('shelves', { name: 's' });
+    const [i1, i2, i3] = [await http.create('items', { title: 'i1', shelf: s }), await http.create('items', { title: 'i2', shelf: s }), await http.create('items', { title: 'i3', shelf: s })];
+    const i4 = await http.create('items', { title: 'i4' });
+    const i5 = await http.create('items', { title: 'i5 never published', shelf: s }, '?status=draft');
+    // Draft-only writes on the items: the draft side is now [i2, i3, i5, i4], the published one [i1, i2, i3].
+    await http.put(`/api/items/${i1}?status=draft`, { shelf: null });
+    await http.put(`/api/items/${i4}?status=draft`, { shelf: s });
+    expect(await list(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i2, i3, i5, i4]);
+    expect(await list(`/api/shelves/${s}?populate=items`, 'items')).toEqual([i1, i2, i3]);
+    await http.put(`/api/shelves/${s}`, { name: 's published' });
+    expect(await list(`/api/shelves/${s}?populate=items`, 'items')).toEqual([i2, i3, i4]);
+    expect(await list(`/api/items/${i1}?populate=shelf`, 'shelf')).toBeNull();
+    expect(await list(`/api/items/${i4}?populate=shelf`, 'shelf')).toBe(s);
+    expect(await list(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i2, i3, i5, i4]);
+  });
+
+  it('publish, manyToMany: the draft\'s links are added, in its order, and the published links it dropped are kept after them', async () => {
+    const [b, other] = [await http.create('boxes', { name: 'b' }), await http.create('boxes', { name: 'other' })];
+    const c1 = await http.create('cards', { title: 'c1', boxes: [other, b] });
+    const c2 = await http.create('cards', { title: 'c2', boxes: [b] });
+    const c3 = await http.create('cards', { title: 'c3' });
+    await http.put(`/api/cards/${c2}?status=draft`, { boxes: [] });
+    await http.put(`/api/cards/${c3}?status=draft`, { boxes: [b] });
+    await http.put(`/api/cards/${c1}?status=draft`, { boxes: { connect: [{ documentId: b, position: { end: true } }] } });
+    await http.put(`/api/boxes/${b}`, { name: 'b published' });
+    expect(await list(`/api/boxes/${b}?populate=cards`, 'cards')).toEqual([c1, c3, c2]);
+    expect(await list(`/api/cards/${c1}?populate=boxes`, 'boxes')).toEqual([other, b]);
+    expect(await list(`/api/cards/${c2}?populate=boxes`, 'boxes')).toEqual([b]);
+    expect(await list(`/api/cards/${c3}?populate=boxes`, 'boxes')).toEqual([b]);
+  });
+
+  it('discard: the draft side gets the published side\'s links and order back', async () => {
+    const s = await http.create('shelves', { name: 's' });
+    const [i1, i2] = [await http.create('items', { title: 'i1', shelf: s }), await http.create('items', { title: 'i2', shelf: s })];
+    await http.put(`/api/items/${i1}?status=draft`, { shelf: null });
+    await http.put(`/api/shelves/${s}?status=draft`, { name: 's draft' });
+    expect(await list(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i2]);
+    await router.documents('api::shelf.shelf').discardDraft(s);
+    expect(await list(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i1, i2]);
+    expect(await list(`/api/items/${i1}?status=draft&populate=shelf`, 'shelf')).toBe(s);
+  });
+});

@@ -7,9 +7,9 @@ type Row = Record<string, unknown>;
 const isObject = (v: unknown): v is Row => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The owner rows that link `target` through `side`, with what ordering them needs. */
-async function linkingRows(engine: Engine, collection: string, side: InverseOrderSide, target: string): Promise<Row[]> {
+async function linkingRows(engine: Engine, collection: string, side: InverseOrderSide, target: string, scope: Row = {}): Promise<Row[]> {
   const projection: Record<string, 0 | 1> = { id: 1, documentId: 1, _status: 1, [side.field]: 1, [INVERSE_ORDER_FIELD]: 1 };
-  return engine.find(collection, { [side.field]: target }, { projection });
+  return engine.find(collection, { [side.field]: target, ...scope }, { projection });
 }
 
 /**
@@ -51,21 +51,61 @@ export async function writeInverseList(engine: Engine, collection: string, side:
   }
 }
 
+type Status = 'draft' | 'published';
+
+/** The version an owner row is: its documentId and locale (one row per status). */
+const versionKey = (row: Row): string => `${String(row.documentId)}\u0000${String(row.locale ?? '')}`;
+
 /**
- * Publishing a document whose to-many `mappedBy` side keeps an order gives the published side the draft's order,
- * as Strapi's publish does (it links the new published version to the published owners in the draft's list
- * order): the published owner rows of the documents listed by the drafts take their places in that order, any
- * other published owner row after them, in its order. Only when the owner type has draft & publish (otherwise
- * both versions list the same rows).
+ * Gives the `to` versions of the owners the links the `from` versions have to `target` through `side`, as Strapi
+ * rebuilds the links of a version it replaces (a publish creates the published version from the draft, with its
+ * relations, `mappedBy` sides included, mapped to the targets' published versions; a discard the reverse:
+ * strapi/strapi packages/core/core/src/services/document-service/repository.ts, `publish` and `discardDraft`):
+ * the `to` row of a `from` version that links `target` gets the link (a to-one owner then leaves the document it
+ * linked: one value per row, as Strapi's `manyToOne`), an owner without a `to` version gets nothing. A to-one owner's
+ * `to` row whose `from` version does not link `target` loses the link: the old version's join rows go with it and
+ * Strapi's `bidirectional-relations` sync restores none (a manyToOne owner's join table has no order column, which
+ * that sync needs). A to-many owner keeps such a link: that sync re-inserts the old version's join rows of an
+ * owner with an order column (utils/bidirectional-relations.ts `sync`). `scope` narrows the owner rows (a locale).
  */
-export async function publishInverseList(engine: Engine, collection: string, side: InverseOrderSide, target: string): Promise<void> {
-  const rows = await linkingRows(engine, collection, side, target);
-  const published = rows.filter((r) => r._status === 'published');
-  if (published.length === 0 || published.length === rows.length) return;
-  const drafts = (await inverseList(engine, collection, side, target)).filter((d) => rows.some((r) => r.documentId === d && r._status === 'draft'));
-  const others = published.map((r) => r.documentId as string).filter((d) => !drafts.includes(d));
-  const place = new Map([...drafts, ...others].map((d, i) => [d, i + 1]));
-  for (const row of published) {
+async function copyInverseLinks(engine: Engine, collection: string, side: InverseOrderSide, target: string, from: Status, to: Status, scope: Row): Promise<void> {
+  const rows = await engine.find(collection, { [side.field]: target, ...scope }, { projection: { documentId: 1, locale: 1, _status: 1 } });
+  const linked = new Set(rows.filter((r) => r._status === from).map(versionKey));
+  const kept = new Set<string>();
+  for (const row of rows) {
+    if (row._status !== to) continue;
+    kept.add(versionKey(row));
+    if (side.toMany || linked.has(versionKey(row))) continue;
+    const filter = { documentId: row.documentId, locale: row.locale ?? null, _status: to };
+    await engine.updateMany(collection, filter, { $set: { [side.field]: null }, $unset: { [`${INVERSE_ORDER_FIELD}.${side.field}`]: '' } });
+  }
+  for (const key of linked) {
+    if (kept.has(key)) continue;
+    const [documentId, locale] = key.split('\u0000') as [string, string];
+    const filter = { documentId, locale: locale === '' ? null : locale, _status: to };
+    if (side.toMany) await engine.updateMany(collection, { ...filter, [side.field]: { $ne: target } }, { $push: { [side.field]: target } });
+    else await engine.updateMany(collection, filter, { $set: { [side.field]: target } });
+  }
+}
+
+/**
+ * Gives the `to` side of `target`'s list the order of its `from` side (Strapi links the new version to the owners
+ * in the order of the version it is made from): the `to` owner rows of the documents `from` lists take their places
+ * in that order, any other `to` row after them, in its order.
+ */
+async function copyInverseList(engine: Engine, collection: string, side: InverseOrderSide, target: string, from: Status, to: Status, scope: Row): Promise<void> {
+  const rows = await linkingRows(engine, collection, side, target, scope);
+  const destination = rows.filter((r) => r._status === to);
+  if (destination.length === 0 || destination.length === rows.length) return;
+  const key = (r: Row): [number, number] => [positionOf(r, side, target) ?? -Infinity, Number(r.id)];
+  const ordered = (status: Status): string[] => {
+    const sorted = rows.filter((r) => r._status === status).map((r) => ({ r, k: key(r) })).sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1]);
+    return [...new Set(sorted.map(({ r }) => r.documentId as string))];
+  };
+  const listed = ordered(from);
+  const others = ordered(to).filter((d) => !listed.includes(d));
+  const place = new Map([...listed, ...others].map((d, i) => [d, i + 1]));
+  for (const row of destination) {
     const n = place.get(row.documentId as string)!;
     if (positionOf(row, side, target) === n) continue;
     await engine.updateMany(collection, { id: row.id }, { $set: { [INVERSE_ORDER_FIELD]: positionsWith(row, side, target, n) } });
@@ -73,15 +113,24 @@ export async function publishInverseList(engine: Engine, collection: string, sid
 }
 
 /**
- * After publishing a document of `ct`: each of its to-many `mappedBy` sides that keeps an order, on owners with
- * draft & publish, gets the draft's order on the published side (publishInverseList).
+ * After a new `to` version of (documentId, locale) of `ct` was made from its `from` version (publish: draft ->
+ * published; discard: published -> draft): each of its to-many `mappedBy` sides whose owners have draft & publish
+ * gets, on the `to` side, the links and the order of the `from` side (copyInverseLinks, copyInverseList). Owners
+ * without draft & publish have one row for both versions: nothing to do. When both types are localized only the
+ * owner rows of that locale are concerned (a localized `mappedBy` side lists the owner rows of its own locale).
+ *
+ * @example
+ * await syncInverseSides(engine, registry, author, authorId, null, 'draft', 'published') // on publish
  */
-export async function publishInverseOrders(engine: Engine, registry: Registry, ct: ContentType, documentId: string): Promise<void> {
+export async function syncInverseSides(engine: Engine, registry: Registry, ct: ContentType, documentId: string, locale: string | null, from: Status, to: Status): Promise<void> {
   for (const name of ct.attributeNames) {
     const a = ct.attributes[name]!;
     if (a.kind !== 'relation' || a.owner || a.mappedBy === undefined || !a.toMany) continue;
     const owner = registry.contentTypes.get(a.target);
     const side = owner?.draftAndPublish ? inverseOrderSide(registry, owner.attributes[a.mappedBy]) : undefined;
-    if (owner && side) await publishInverseList(engine, owner.collectionName, side, documentId);
+    if (!owner || !side) continue;
+    const scope = owner.localized && ct.localized ? { locale } : {};
+    await copyInverseLinks(engine, owner.collectionName, side, documentId, from, to, scope);
+    await copyInverseList(engine, owner.collectionName, side, documentId, from, to, scope);
   }
 }

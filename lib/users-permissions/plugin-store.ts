@@ -3,11 +3,12 @@ import type { Ability } from '../auth/types';
 import { OPEN_ABILITY } from '../auth/types';
 import { deleteDocument } from '../documents/delete-document';
 import { findMany, findOne, type FindManyResult } from '../documents/read-documents';
+import { inverseList } from '../documents/relations/inverse-list';
 import { createDocument, updateDocument, type WriteContext } from '../documents/write-documents';
 import type { Engine, Filter } from '../engine';
 import { parseQuery, type RestLimits } from '../query';
 import type { Query } from '../query/types';
-import { createBodyValidator, type ContentType, type Registry } from '../schema';
+import { createBodyValidator, inverseOrderSide, type ContentType, type Registry } from '../schema';
 import { ROLE_UID, USER_UID } from './content-types';
 
 type Row = Record<string, unknown>;
@@ -32,6 +33,11 @@ export interface PluginDocuments {
   delete(documentId: string): Promise<void>;
   /** Sets `values` on every row matching `filter` (no validation: the plugin's own bookkeeping). */
   setWhere(filter: Filter, values: Row): Promise<number>;
+  /**
+   * The documentIds linking `target` through the owning relation `field`, in the order its `mappedBy` side keeps
+   * (a role's `users`): by position, rows without one first, by id.
+   */
+  linking(field: string, target: string): Promise<string[]>;
   /** Validates plugin data as a create or update body would be (Strapi's entity validation), without writing. */
   check(data: Row, action: 'create' | 'update'): void;
 }
@@ -85,6 +91,12 @@ function pluginDocuments(deps: PluginStoreDeps, uid: string): PluginDocuments {
       await deleteDocument(ctx, documentId, null);
     },
     setWhere: (filter, values) => engine.updateMany(collection, filter, { $set: values }),
+    async linking(field, target) {
+      const side = inverseOrderSide(registry, ct.attributes[field]);
+      if (side) return inverseList(engine, collection, side, target);
+      const rows = await engine.find(collection, { [field]: target }, { sort: { id: 1 }, projection: { documentId: 1 } });
+      return [...new Set(rows.map((r) => r.documentId as string))];
+    },
     check: (data, action) => void validator.validate(data, { action, draft: false }),
   };
 }

@@ -107,9 +107,10 @@ export function createRolesService(registry: Registry, roles: PluginDocuments, u
       const row = await roleById(id);
       const publicRole = await service.byType('public');
       if (row.type === 'public' || row.id === publicRole?.id) throw new ApplicationError('Cannot delete public role');
-      // Strapi moves the role's users to the Public role, then deletes the role.
+      // Strapi moves the role's users to the Public role (one update per user, in the role's `users` order, so
+      // each goes at the end of the Public role's `users`), then deletes the role.
       if (!publicRole) throw new ValidationError('The Public role is missing');
-      await users.setWhere({ role: row.documentId }, { role: publicRole.documentId });
+      for (const user of await users.linking('role', row.documentId as string)) await users.update(user, { role: publicRole.id });
       await roles.delete(row.documentId as string);
       cache.clear();
     },

@@ -1,13 +1,15 @@
 import express from 'express';
+import request from 'supertest';
 import { createContentRouter, type ContentRouter } from '../../../lib';
 import { api, ids } from '../../fixtures/relations-model';
 import { everyActionPublic } from '../../helpers/every-action';
 import { testEngine } from '../../helpers/test-engine';
+import { bearer, createUsersApp, FULL, registerUser } from '../users/users-helpers';
 
 /**
  * The order of a to-many `mappedBy` side where other write paths meet it: a relation marked non-localized on a
  * localized type (Strapi never shares a relation across locales) and the publish of the `mappedBy` side's document
- * (its published links are rebuilt from the draft's, as Strapi's publish does).
+ * (its published links are rebuilt from the draft's, as Strapi's publish does), the users a role deletion moves.
  */
 type Body = Record<string, unknown>;
 
@@ -123,5 +125,26 @@ describe('publishing or discarding the document of a mappedBy side whose owners 
     await router.documents('api::shelf.shelf').discardDraft(s);
     expect(await list(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i1, i2]);
     expect(await list(`/api/items/${i1}?status=draft&populate=shelf`, 'shelf')).toBe(s);
+  });
+});
+
+describe('users moved by the deletion of their role', () => {
+  it('go at the end of the Public role\'s users, in the deleted role\'s order, one after another as Strapi updates them', async () => {
+    const t = await createUsersApp();
+    const [a, b, c, d] = [await registerUser(t.app, 'anna'), await registerUser(t.app, 'bert'), await registerUser(t.app, 'cleo'), await registerUser(t.app, 'dora')];
+    expect((await request(t.app).post('/api/users-permissions/roles').set(bearer(FULL)).send({ name: 'Editors', permissions: {} })).status).toBe(200);
+    const roles = (await request(t.app).get('/api/users-permissions/roles').set(bearer(FULL))).body.roles as { id: number; type: string }[];
+    const [publicRole, editors] = [roles.find((r) => r.type === 'public')!, roles.find((r) => r.type === 'editors')!];
+    const move = async (user: { id: number }, role: { id: number }) => expect((await request(t.app).put(`/api/users/${user.id}`).set(bearer(FULL)).send({ role: role.id })).status).toBe(200);
+    for (const [user, role] of [[b, publicRole], [d, publicRole], [c, editors], [a, editors]] as const) await move(user, role);
+    // The users of the role of `user`, as a populate of the user's role lists them.
+    const users = async (user: { id: number }) => {
+      const res = await request(t.app).get(`/api/users/${user.id}?populate[role][populate][users][fields][0]=username`).set(bearer(FULL));
+      return ((res.body as { role: { users: Body[] } }).role.users).map((u) => u.username);
+    };
+    expect(await users(a)).toEqual(['cleo', 'anna']);
+    expect(await users(b)).toEqual(['bert', 'dora']);
+    await request(t.app).delete(`/api/users-permissions/roles/${editors.id}`).set(bearer(FULL)).expect(200);
+    expect(await users(b)).toEqual(['bert', 'dora', 'cleo', 'anna']);
   });
 });

@@ -77,7 +77,8 @@ async function copyInverseLinks(engine: Engine, collection: string, side: Invers
     kept.add(versionKey(row));
     if (side.toMany || linked.has(versionKey(row))) continue;
     const filter = { documentId: row.documentId, locale: row.locale ?? null, _status: to };
-    await engine.updateMany(collection, filter, { $set: { [side.field]: null }, $unset: { [`${INVERSE_ORDER_FIELD}.${side.field}`]: '' } });
+    // Its position stays, ignored (positionOf and the populate read a position only where the row links).
+    await engine.updateMany(collection, filter, { $set: { [side.field]: null } });
   }
   for (const key of linked) {
     if (kept.has(key)) continue;

@@ -38,7 +38,12 @@ export function positionOf(row: Row, side: InverseOrderSide, target: string): nu
 /**
  * For each target, the position after the last of its list (Strapi: the max of the inverse order column of the
  * target's links, plus one): a link made from the owning side goes at the end of the other side. Rows without a
- * position count as 0 (they sort first, by id).
+ * position count as 0 (they sort first, by id). Read in the write's transaction, but two concurrent appends to one
+ * target write different owner rows, which MongoDB does not count as a write conflict (only two transactions
+ * modifying one document conflict:
+ * https://www.mongodb.com/docs/manual/core/transactions-production-consideration/#in-progress-transactions-and-write-conflicts):
+ * both may take the same position and then list by row id (docs/storage-model.md). The memory engine runs one
+ * transaction at a time.
  */
 export async function appendPositions(engine: Engine, collection: string, side: InverseOrderSide, targets: readonly string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();

@@ -222,5 +222,5 @@ async function afterWrite(ctx: WriteContext, documentId: string, values: Row, in
       await releaseExclusiveTargets(engine, ct.collectionName, attribute, documentId, Array.isArray(value) ? (value as string[]) : [value as string]);
     }
   }
-  for (const { attribute, payload } of inverse) await writeInverseRelation(engine, ctx.registry, attribute, documentId, payload);
+  for (const { attribute, payload } of inverse) await writeInverseRelation(engine, ctx.registry, attribute, documentId, payload, draft);
 }

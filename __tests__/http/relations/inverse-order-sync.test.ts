@@ -116,6 +116,18 @@ describe('publishing or discarding the document of a mappedBy side whose owners 
     expect(await list(`/api/cards/${c3}?populate=boxes`, 'boxes')).toEqual([b]);
   });
 
+  it('a draft-only write from the mappedBy side changes the draft side only; publishing carries it over', async () => {
+    const s = await http.create('shelves', { name: 's' });
+    const [i1, i2, i3] = [await http.create('items', { title: 'i1', shelf: s }), await http.create('items', { title: 'i2' }), await http.create('items', { title: 'i3', shelf: s })];
+    await http.put(`/api/shelves/${s}?status=draft`, { items: { connect: [{ documentId: i2, position: { start: true } }], disconnect: [i3] } });
+    expect(await list(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i2, i1]);
+    expect(await list(`/api/shelves/${s}?populate=items`, 'items')).toEqual([i1, i3]);
+    expect(await list(`/api/items/${i2}?populate=shelf`, 'shelf')).toBeNull();
+    await http.put(`/api/shelves/${s}`, {});
+    expect(await list(`/api/shelves/${s}?populate=items`, 'items')).toEqual([i2, i1]);
+    expect(await list(`/api/items/${i3}?populate=shelf`, 'shelf')).toBeNull();
+  });
+
   it('discard: the draft side gets the published side\'s links and order back', async () => {
     const s = await http.create('shelves', { name: 's' });
     const [i1, i2] = [await http.create('items', { title: 'i1', shelf: s }), await http.create('items', { title: 'i2', shelf: s })];

@@ -15,12 +15,13 @@ async function linkingRows(engine: Engine, collection: string, side: InverseOrde
 /**
  * The documents listed on the `mappedBy` side of `side` for the document `target`, in the kept order: drafts
  * first (what an editor orders), then by position (rows without one first), then by row id, each document once.
+ * `scope` narrows the owner rows (`{ _status: 'draft' }`: the draft side only).
  *
  * @example
  * await inverseList(engine, 'articles', { field: 'author', toMany: false }, authorId) // ['a2', 'a1']
  */
-export async function inverseList(engine: Engine, collection: string, side: InverseOrderSide, target: string): Promise<string[]> {
-  const rows = await linkingRows(engine, collection, side, target);
+export async function inverseList(engine: Engine, collection: string, side: InverseOrderSide, target: string, scope: Row = {}): Promise<string[]> {
+  const rows = await linkingRows(engine, collection, side, target, scope);
   const key = (r: Row): [number, number, number] => [r._status === 'draft' ? 0 : 1, positionOf(r, side, target) ?? -Infinity, Number(r.id)];
   const sorted = rows.map((r) => ({ r, k: key(r) })).sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1] || a.k[2] - b.k[2]);
   return [...new Set(sorted.map(({ r }) => r.documentId as string))];
@@ -39,12 +40,12 @@ function positionsWith(row: Row, side: InverseOrderSide, target: string, n: numb
 
 /**
  * Stores `list` (documentIds, in order) as the order of the `mappedBy` side of `side` for `target`: each owner
- * row of the i-th document gets position i + 1 there (every status and locale of it, as the link itself is
- * written). Rows already in place are not written.
+ * row of the i-th document gets position i + 1 there (every status and locale of it in `scope`, as the link itself
+ * is written). Rows already in place are not written.
  */
-export async function writeInverseList(engine: Engine, collection: string, side: InverseOrderSide, target: string, list: readonly string[]): Promise<void> {
+export async function writeInverseList(engine: Engine, collection: string, side: InverseOrderSide, target: string, list: readonly string[], scope: Row = {}): Promise<void> {
   const place = new Map(list.map((d, i) => [d, i + 1]));
-  for (const row of await linkingRows(engine, collection, side, target)) {
+  for (const row of await linkingRows(engine, collection, side, target, scope)) {
     const n = place.get(row.documentId as string);
     if (n === undefined || positionOf(row, side, target) === n) continue;
     await engine.updateMany(collection, { id: row.id }, { $set: { [INVERSE_ORDER_FIELD]: positionsWith(row, side, target, n) } });

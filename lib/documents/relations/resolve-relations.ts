@@ -66,7 +66,9 @@ export async function resolveOwningValue(
 /**
  * Writes a relation given on the `mappedBy` side: the owning rows of the target type are updated so that they
  * point (or no longer point) to `documentId`, in the order the payload gives (positions, appends, `set`), kept
- * as each owner row's position on this side (see inverse-order).
+ * as each owner row's position on this side (see inverse-order). A draft-only write (`draft`) changes the draft
+ * owner rows only when the owners have draft & publish: Strapi links a draft to the targets' drafts, and the
+ * published side follows on publish (inverse-list `syncInverseSides`).
  */
 export async function writeInverseRelation(
   engine: Engine,
@@ -74,13 +76,15 @@ export async function writeInverseRelation(
   attribute: RelationAttribute,
   documentId: string,
   payload: unknown,
+  draft = false,
 ): Promise<void> {
   const target = registry.contentType(attribute.target);
   const owning = target.attributes[attribute.mappedBy!] as RelationAttribute;
   const field = owning.name;
   const collection = target.collectionName;
   const side = inverseOrderSide(registry, owning);
-  const currentIds = side ? await inverseList(engine, collection, side, documentId) : await linkingDocuments(engine, collection, field, documentId);
+  const status: Row = draft && target.draftAndPublish ? { _status: 'draft' } : {};
+  const currentIds = side ? await inverseList(engine, collection, side, documentId, status) : await linkingDocuments(engine, collection, field, documentId, status);
   const p = normalizeRelationPayload(payload);
   const set = p.set ? await resolveRefs(engine, registry, target.uid, p.set) : undefined;
   const connect = await resolveRefs(engine, registry, target.uid, p.connect);
@@ -94,20 +98,20 @@ export async function writeInverseRelation(
   const removed = currentIds.filter((d) => !next.includes(d));
   const added = next.filter((d) => !currentIds.includes(d));
   if (owning.toMany) {
-    if (removed.length) await engine.updateMany(collection, { documentId: { $in: removed } }, { $pull: { [field]: documentId } });
+    if (removed.length) await engine.updateMany(collection, { documentId: { $in: removed }, ...status }, { $pull: { [field]: documentId } });
     for (const d of added) {
-      await engine.updateMany(collection, { documentId: d, [field]: { $ne: documentId } }, { $push: { [field]: documentId } });
+      await engine.updateMany(collection, { documentId: d, [field]: { $ne: documentId }, ...status }, { $push: { [field]: documentId } });
     }
   } else {
-    if (removed.length) await engine.updateMany(collection, { documentId: { $in: removed }, [field]: documentId }, { $set: { [field]: null } });
-    if (added.length) await engine.updateMany(collection, { documentId: { $in: added } }, { $set: { [field]: documentId } });
+    if (removed.length) await engine.updateMany(collection, { documentId: { $in: removed }, [field]: documentId, ...status }, { $set: { [field]: null } });
+    if (added.length) await engine.updateMany(collection, { documentId: { $in: added }, ...status }, { $set: { [field]: documentId } });
   }
-  if (side) await writeInverseList(engine, collection, side, documentId, next);
+  if (side) await writeInverseList(engine, collection, side, documentId, next, status);
 }
 
-/** The documents whose rows link `documentId` through `field` (no order kept on this side). */
-async function linkingDocuments(engine: Engine, collection: string, field: string, documentId: string): Promise<string[]> {
-  const rows = await engine.find(collection, { [field]: documentId }, { projection: { documentId: 1 } });
+/** The documents whose rows (in `scope`) link `documentId` through `field` (no order kept on this side). */
+async function linkingDocuments(engine: Engine, collection: string, field: string, documentId: string, scope: Row): Promise<string[]> {
+  const rows = await engine.find(collection, { [field]: documentId, ...scope }, { projection: { documentId: 1 } });
   return [...new Set(rows.map((r) => r.documentId as string))];
 }
 

@@ -1,6 +1,6 @@
 // The built-in admin's blocks editor converters (admin/src/blocks/convert.ts): Strapi's `blocks` value <-> the
 // editor's document. What the API gives comes back exactly; what the editor cannot edit is kept opaque.
-import { emptyParagraph, fromEditor, isEditableBlock, isSafeUrl, MAX_DEPTH, OPAQUE, toEditor } from '../../../admin/src/blocks/convert';
+import { emptyParagraph, fromEditor, imageBlock, isEditableBlock, isSafeUrl, MAX_DEPTH, OPAQUE, toEditor } from '../../../admin/src/blocks/convert';
 
 const text = (t: string, marks: Record<string, boolean> = {}) => ({ type: 'text', text: t, ...marks });
 
@@ -74,6 +74,20 @@ describe('blocks <-> editor', () => {
     for (let i = 0; i < 100_000; i++) deeper = { type: 'list', format: 'unordered', children: [deeper] };
     expect(isEditableBlock(deeper)).toBe(false);
     expect(toEditor([deeper])![0]!.type).toBe(OPAQUE);
+  });
+});
+
+describe('image blocks from the media library', () => {
+  test("the file's fields Strapi keeps, the name as alternative text when it has none; an editable block", () => {
+    const file = { id: 7, documentId: 'abc', name: 'logo.png', alternativeText: null, caption: null, url: '/uploads/logo_1.png', width: 64, height: 64, formats: { thumbnail: { url: '/uploads/t.png' } }, hash: 'logo_1', ext: '.png', mime: 'image/png', size: 0.2, provider: 'local', folderPath: '/', related: [], createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', publishedAt: null };
+    const block = imageBlock(file);
+    expect(block).toEqual({
+      type: 'image',
+      image: { name: 'logo.png', alternativeText: 'logo.png', caption: null, url: '/uploads/logo_1.png', width: 64, height: 64, formats: file.formats, hash: 'logo_1', ext: '.png', mime: 'image/png', size: 0.2, provider: 'local', createdAt: file.createdAt, updatedAt: file.updatedAt },
+      children: [{ type: 'text', text: '' }],
+    });
+    expect(isEditableBlock(block)).toBe(true);
+    expect((imageBlock({ ...file, alternativeText: 'A logo' }).image as { alternativeText: string }).alternativeText).toBe('A logo');
   });
 });
 

@@ -8,6 +8,7 @@ import FormatListBulletedIcon from '@mui/icons-material/FormatListBulleted';
 import FormatListNumberedIcon from '@mui/icons-material/FormatListNumbered';
 import FormatQuoteIcon from '@mui/icons-material/FormatQuote';
 import FormatUnderlinedIcon from '@mui/icons-material/FormatUnderlined';
+import ImageIcon from '@mui/icons-material/Image';
 import LinkIcon from '@mui/icons-material/Link';
 import StrikethroughSIcon from '@mui/icons-material/StrikethroughS';
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Divider, TextField, ToggleButton, Typography } from '@mui/material';
@@ -15,8 +16,10 @@ import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { createEditor, Editor, Element, Node, Path, Range, Text, Transforms, type BaseEditor, type Descendant } from 'slate';
 import { withHistory, type HistoryEditor } from 'slate-history';
 import { Editable, ReactEditor, Slate, useSlate, withReact, type RenderElementProps, type RenderLeafProps } from 'slate-react';
+import { useNotify } from 'react-admin';
 import { mediaUrl } from '../api';
-import { emptyParagraph, fromEditor, isSafeUrl, OPAQUE, type Json, type Mark } from './convert';
+import { LibraryDialog } from '../inputs/MediaInput';
+import { emptyParagraph, fromEditor, imageBlock, isSafeUrl, OPAQUE, type Json, type Mark } from './convert';
 
 type BlockElement = { type: string; children: Descendant[]; [key: string]: unknown };
 type Leaf = { text: string; type?: string } & Partial<Record<Mark, boolean>>;
@@ -117,6 +120,22 @@ function insertLink(editor: Editor, at: Range, url: string): void {
   Transforms.select(editor, at);
   if (Range.isCollapsed(at)) Transforms.insertNodes(editor, { type: 'link', url, children: [{ type: 'text', text: url }] });
   else Transforms.wrapNodes(editor, { type: 'link', url, children: [] }, { split: true });
+}
+
+/**
+ * Image blocks at the selection: they replace the block there when it is empty, else follow it (out of a list).
+ */
+function insertImages(editor: Editor, at: Range, images: Json[]): void {
+  Transforms.select(editor, at);
+  Editor.withoutNormalizing(editor, () => {
+    Transforms.unwrapNodes(editor, { match: (n) => isElement(n, 'list'), split: true, mode: 'all' });
+    const entry = Editor.above(editor, { match: (n) => isElement(n) && Editor.isBlock(editor, n) && !Editor.isInline(editor, n), mode: 'lowest' }) as [BlockElement, Path] | undefined;
+    if (!entry) return;
+    const [block, path] = entry;
+    const empty = block.type !== 'image' && block.type !== OPAQUE && Node.string(block) === '';
+    if (empty) Transforms.removeNodes(editor, { at: path });
+    Transforms.insertNodes(editor, images as BlockElement[], { at: empty ? path : Path.next(path), select: true });
+  });
 }
 
 /** Enter and Backspace where the default would be wrong for Strapi's blocks; false: let Slate do it. */
@@ -248,7 +267,7 @@ const ToolButton = ({ label, pressed, onClick, children }: { label: string; pres
   </ToggleButton>
 );
 
-const Toolbar = ({ label, onLink }: { label: string; onLink: () => void }) => {
+const Toolbar = ({ label, onLink, onImage }: { label: string; onLink: () => void; onImage: () => void }) => {
   const editor = useSlate();
   const kind = kindOf(editor);
   const run = (f: () => void) => () => {
@@ -267,6 +286,12 @@ const Toolbar = ({ label, onLink }: { label: string; onLink: () => void }) => {
           else onLink();
         }}>
         <LinkIcon fontSize="small" />
+      </ToolButton>
+      <ToolButton label="Image from the media library" pressed={false} onClick={() => {
+          syncSelection(editor);
+          onImage();
+        }}>
+        <ImageIcon fontSize="small" />
       </ToolButton>
       <Divider orientation="vertical" flexItem sx={{ mx: 0.5 }} />
       {KIND_BUTTONS.map(([k, title, icon]) => (
@@ -316,6 +341,8 @@ const LinkDialog = ({ open, onClose, onSubmit }: { open: boolean; onClose: () =>
 export const BlocksEditor = ({ initial, label, labelId, onChange, error }: { initial: Json[]; label: string; labelId: string; onChange: (value: unknown[]) => void; error?: boolean }) => {
   const editor = useMemo(makeEditor, []);
   const [linkAt, setLinkAt] = useState<Range | null>(null);
+  const [imageAt, setImageAt] = useState<Range | null>(null);
+  const notify = useNotify();
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const mark = SHORTCUTS[event.key.toLowerCase()];
     if (mark && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey) {
@@ -332,7 +359,8 @@ export const BlocksEditor = ({ initial, label, labelId, onChange, error }: { ini
         <Toolbar label={label} onLink={() => {
           syncSelection(editor);
           if (editor.selection) setLinkAt(editor.selection);
-        }} />
+        }}
+        onImage={() => setImageAt(editor.selection ?? Editor.range(editor, Editor.end(editor, [])))} />
         <Box sx={{ px: 1.5, py: 0.5, '& [role=textbox]': { minHeight: 96, outline: 'none' }, '& pre': { bgcolor: 'action.hover', p: 1, borderRadius: 1, whiteSpace: 'pre-wrap' }, '& blockquote': { borderLeft: 4, borderColor: 'divider', pl: 1.5, ml: 0, color: 'text.secondary' } }}>
           <Editable
             aria-labelledby={labelId}
@@ -349,6 +377,18 @@ export const BlocksEditor = ({ initial, label, labelId, onChange, error }: { ini
           onSubmit={(url) => {
             if (linkAt) insertLink(editor, linkAt, url);
             setLinkAt(null);
+            ReactEditor.focus(editor);
+          }}
+        />
+        <LibraryDialog
+          open={!!imageAt}
+          multiple
+          onClose={() => setImageAt(null)}
+          onPick={(files) => {
+            const images = files.filter((f) => String(f.mime ?? '').startsWith('image/'));
+            if (images.length < files.length) notify('Only images go in an image block: the other files were left out', { type: 'warning' });
+            if (imageAt && images.length) insertImages(editor, imageAt, images.map((f) => imageBlock(f as Json)));
+            setImageAt(null);
             ReactEditor.focus(editor);
           }}
         />

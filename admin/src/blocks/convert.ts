@@ -88,3 +88,14 @@ export function isSafeUrl(url: string): boolean {
   if (!scheme) return true; // relative: a path, `#anchor`, `?query`, or `//host/...` (the page's own scheme)
   return ['http', 'https', 'mailto'].includes(scheme[1]!.toLowerCase());
 }
+
+/** The fields of a file an image block keeps (those of Strapi's admin's image blocks). */
+const IMAGE_FIELDS = ['name', 'alternativeText', 'url', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt'];
+
+/** An image block for a file of the media library (its alternative text defaults to its name, as in Strapi). */
+export function imageBlock(file: Json): Json {
+  const image: Json = {};
+  for (const key of IMAGE_FIELDS) if (file[key] !== undefined) image[key] = file[key];
+  if (!image.alternativeText) image.alternativeText = image.name ?? null;
+  return { type: 'image', image, children: [{ type: 'text', text: '' }] };
+}

@@ -136,7 +136,48 @@ test('an article created, refused, edited, published, its draft discarded, unpub
   // The uid follows its target field while it was not typed (Strapi's admin's slug).
   assert.equal(await page.getByLabel('slug', { exact: true }).inputValue(), 'written-in-the-admin');
   await page.getByLabel('description', { exact: true }).fill('Created by the browser test.');
-  await page.getByLabel('content (blocks JSON)').fill(JSON.stringify([{ type: 'paragraph', children: [{ type: 'text', text: 'Hello blocks' }] }]));
+  // The blocks rich text in its editor: a heading, a paragraph with a bold word and a link, a bulleted list.
+  const content = page.getByRole('textbox', { name: 'content', exact: true });
+  const contentTools = page.getByRole('toolbar', { name: 'content formatting' });
+  await content.click();
+  await contentTools.getByRole('button', { name: 'Heading 2' }).click();
+  assert.equal(await contentTools.getByRole('button', { name: 'Heading 2' }).getAttribute('aria-pressed'), 'true');
+  await page.keyboard.type('Blocks title');
+  await page.keyboard.press('Enter'); // after a heading: a paragraph
+  await page.keyboard.type('Hello ');
+  await page.keyboard.press('ControlOrMeta+b');
+  assert.equal(await contentTools.getByRole('button', { name: 'Bold' }).getAttribute('aria-pressed'), 'true');
+  await page.keyboard.type('bold');
+  await page.keyboard.press('ControlOrMeta+b');
+  await page.keyboard.type(' blocks, see');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowLeft');
+  await contentTools.getByRole('button', { name: 'Link' }).click();
+  await page.getByLabel('URL').fill('javascript:alert(1)');
+  await page.getByRole('button', { name: 'Add link' }).click();
+  await page.getByText('An http(s) or mailto: URL, or a relative one').waitFor(); // refused
+  await page.getByLabel('URL').fill('https://strapi.io/');
+  await page.getByRole('button', { name: 'Add link' }).click();
+  await content.getByRole('link', { name: 'see' }).waitFor();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await contentTools.getByRole('button', { name: 'Bulleted list' }).click();
+  await page.keyboard.type('one');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('two');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter'); // an empty item leaves the list
+  await contentTools.getByRole('button', { name: 'Image from the media library' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: /logo\.png/ }).click();
+  await page.getByRole('button', { name: 'Add 1 file(s)' }).click();
+  await content.getByRole('img', { name: 'logo.png' }).waitFor();
+  const typedBlocks = [
+    { type: 'heading', level: 2, children: [{ type: 'text', text: 'Blocks title' }] },
+    { type: 'paragraph', children: [
+      { type: 'text', text: 'Hello ' }, { type: 'text', text: 'bold', bold: true }, { type: 'text', text: ' blocks, ' },
+      { type: 'link', url: 'https://strapi.io/', children: [{ type: 'text', text: 'see' }] }, { type: 'text', text: '' },
+    ] },
+    { type: 'list', format: 'unordered', children: [{ type: 'list-item', children: [{ type: 'text', text: 'one' }] }, { type: 'list-item', children: [{ type: 'text', text: 'two' }] }] },
+  ];
   await page.getByLabel('views', { exact: true }).fill('7');
   await page.getByLabel('rating', { exact: true }).fill('4.5');
   await page.getByLabel('featured', { exact: true }).check();
@@ -187,7 +228,9 @@ test('an article created, refused, edited, published, its draft discarded, unpub
   assert.equal(Number(draft.rating), 4.5);
   assert.equal(draft.featured, true);
   assert.equal(draft.publishDate, '2026-11-20');
-  assert.deepEqual(draft.content, [{ type: 'paragraph', children: [{ type: 'text', text: 'Hello blocks' }] }]);
+  assert.deepEqual(draft.content.slice(0, 3), typedBlocks);
+  const logo = (await rest('/upload/files?filters[name][$eq]=logo.png')).body[0];
+  assert.deepEqual(draft.content.slice(3), [{ type: 'image', image: { ...Object.fromEntries(['name', 'alternativeText', 'url', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size', 'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt'].filter((k) => logo[k] !== undefined).map((k) => [k, logo[k]])), alternativeText: logo.alternativeText || 'logo.png' }, children: [{ type: 'text', text: '' }] }]);
   assert.equal(draft.cover.name, 'cover-red.png');
   assert.deepEqual(draft.gallery.map((f) => f.name), ['two.png', 'one.png']);
   assert.equal(draft.author.name, 'Ann Archer');
@@ -202,15 +245,25 @@ test('an article created, refused, edited, published, its draft discarded, unpub
   await title.waitFor();
   assert.equal(await title.inputValue(), 'Written in the admin');
   assert.equal(await page.locator('input[name="blocks.0.body"], textarea[name="blocks.0.body"]').first().inputValue(), 'A quote in a dynamic zone');
+  await content.getByRole('heading', { name: 'Blocks title', level: 2 }).waitFor(); // the editor reads the blocks back
+  await content.getByText('bold', { exact: true }).waitFor();
+  assert.equal(await content.locator('strong').textContent(), 'bold');
+  // The JSON view of the same value, and back.
+  await page.getByLabel('Edit as JSON').first().check();
+  assert.deepEqual(JSON.parse(await page.getByLabel('content (blocks JSON)').inputValue()), draft.content);
+  await page.getByLabel('Edit as JSON').first().uncheck();
+  await content.getByRole('heading', { name: 'Blocks title', level: 2 }).waitFor();
   await title.fill('Edited in the admin');
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
   await page.getByRole('button', { name: 'Unpublish' }).waitFor();
   const published = await rest(`/articles/${documentId}?${populate}`);
   assert.equal(published.status, 200);
   assert.equal(published.body.data.title, 'Edited in the admin');
+  assert.deepEqual(published.body.data.content, draft.content); // not rewritten by a save that did not touch it
   assert.deepEqual(published.body.data.categories.map((c) => c.name), ['Web', 'Science']);
   await page.evaluate(() => document.activeElement?.blur());
   await page.setViewportSize({ width: 1280, height: 2200 }); // the whole form
+  await page.evaluate(() => window.scrollTo(0, 0)); // the blocks editor's focus scrolled the page
   await page.mouse.move(1270, 2190);
   await page.waitForTimeout(300); // MUI's focus transitions
   await page.screenshot({ path: path.join(shots, 'admin-builtin-edit.png'), animations: 'disabled' });
@@ -327,6 +380,7 @@ test('the model with every attribute type: each field filled in the admin, store
   assert.equal(await page.getByLabel('slug', { exact: true }).inputValue(), 'every-type-unicode');
   await page.getByLabel('summary', { exact: true }).fill('A text');
   await page.getByLabel('notes (Markdown)').fill('# Title\n\n*markdown*');
+  await page.getByLabel('Edit as JSON').check(); // the JSON view of a blocks attribute, for power users
   await page.getByLabel('body (blocks JSON)').fill(JSON.stringify([{ type: 'heading', level: 2, children: [{ type: 'text', text: 'Blocks' }] }]));
   await page.getByLabel('contact', { exact: true }).fill('someone@example.com');
   await page.getByLabel('secret', { exact: true }).fill('hunter2-hunter2');
@@ -422,6 +476,55 @@ test('the model with every attribute type: each field filled in the admin, store
   await page.getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('button', { name: 'Confirm' }).click();
   await eventually(async () => assert.equal((await api2(`/kitchen-sinks/${documentId}?status=draft`)).status, 404));
+});
+
+test('blocks from the API come back exactly: untouched, and around an edit (unknown blocks kept)', async () => {
+  const api2 = async (pathAndQuery, init = {}) => {
+    const res = await fetch(`${baseUrl}/api2${pathAndQuery}`, { ...init, headers: { authorization: `Bearer ${everyTypeToken}`, 'content-type': 'application/json', ...init.headers } });
+    return { status: res.status, body: await res.json().catch(() => null) };
+  };
+  const pixel = `data:image/png;base64,${(await png('#abc')).toString('base64')}`;
+  // Written by another client: a link without the empty texts Slate puts around inlines, a block type this
+  // editor does not know, an image with every field of Strapi's, marks set to false.
+  const body = [
+    { type: 'paragraph', children: [{ type: 'link', url: 'https://strapi.io', rel: 'noopener', children: [{ type: 'text', text: 'Only a link' }] }] },
+    { type: 'embed', provider: 'video', url: 'https://example.com/v/1', children: [] },
+    { type: 'image', image: { name: 'pixel.png', alternativeText: 'A pixel', url: pixel, width: 16, height: 12, formats: null, hash: 'pixel', ext: '.png', mime: 'image/png', size: 0.1 }, children: [{ type: 'text', text: '' }] },
+    { type: 'paragraph', children: [{ type: 'text', text: 'Last', bold: false }] },
+  ];
+  const created = await api2('/kitchen-sinks?status=draft', { method: 'POST', body: JSON.stringify({ data: { name: 'Round trip', body } }) });
+  assert.equal(created.status, 201);
+  const documentId = created.body.data.documentId;
+  await page.goto(`${baseUrl}/admin2/#/kitchen-sinks/${documentId}`);
+  const editor = page.getByRole('textbox', { name: 'body', exact: true });
+  await editor.getByRole('link', { name: 'Only a link' }).waitFor();
+  await editor.getByText('block this editor does not edit').waitFor();
+  await editor.getByRole('img', { name: 'A pixel' }).waitFor();
+
+  // Another field saved: the blocks are sent as they came.
+  await page.getByLabel('summary', { exact: true }).fill('Saved without touching the blocks');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await eventually(async () => assert.equal((await api2(`/kitchen-sinks/${documentId}?status=draft`)).body.data.summary, 'Saved without touching the blocks'));
+  assert.deepEqual((await api2(`/kitchen-sinks/${documentId}?status=draft`)).body.data.body, body);
+
+  // An edit of the last paragraph: only it changes.
+  await editor.getByText('Last', { exact: true }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' edited');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  const expected = [...body.slice(0, 3), { type: 'paragraph', children: [{ type: 'text', text: 'Last edited', bold: false }] }];
+  await eventually(async () => assert.deepEqual((await api2(`/kitchen-sinks/${documentId}?status=draft`)).body.data.body, expected));
+
+  // Emptied: one empty paragraph is what the user left.
+  await editor.getByText('Last edited', { exact: true }).click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await eventually(async () => {
+    const [only, ...rest] = (await api2(`/kitchen-sinks/${documentId}?status=draft`)).body.data.body;
+    assert.deepEqual([only.type, only.children.length, only.children[0].type, only.children[0].text, rest.length], ['paragraph', 1, 'text', '', 0]);
+  });
+  assert.equal((await api2(`/kitchen-sinks/${documentId}`, { method: 'DELETE' })).status, 204);
 });
 
 test('no page error, no console error, no failed request but the deliberate ones', () => {

@@ -6,6 +6,7 @@ import {
   useSimpleFormIterator,
 } from 'react-admin';
 import { isMorph, isToOne, type Attribute, type Attributes, type ModelIndex } from '../model';
+import { BlocksInput } from './BlocksInput';
 import { JsonInput } from './JsonInput';
 import { MediaInput } from './MediaInput';
 import { RelationOrder } from './RelationOrder';
@@ -30,7 +31,7 @@ export const AttributeInput = ({ model, name, attribute, source }: { model: Mode
     case 'richtext':
       return <TextInput source={source} label={`${label} (Markdown)`} multiline minRows={5} sx={full} />;
     case 'blocks':
-      return <JsonInput source={source} label={label} blocks />;
+      return <BlocksInput source={source} label={label} />;
     case 'json':
       return <JsonInput source={source} label={label} />;
     case 'email':

@@ -23,8 +23,8 @@ const validJson = (value: unknown) => {
 };
 
 /**
- * A JSON value, edited as text. Also the blocks rich text (Strapi's blocks JSON: an array of blocks), clearly
- * labelled so: a block editor is not built in yet.
+ * A JSON value, edited as text. Also the JSON view of a blocks attribute (Strapi's blocks JSON: an array of
+ * blocks), *Edit as JSON* of ./BlocksInput.tsx.
  */
 export const JsonInput = ({ source, label, blocks }: { source: string; label: string; blocks?: boolean }) => (
   <TextInput

@@ -21,7 +21,7 @@ export const FilePreview = ({ file, size = 64 }: { file: File; size?: number }) 
 };
 
 /** The library picker: the media library's files, page by page; a click picks one (several for a multiple media). */
-const LibraryDialog = ({ open, onClose, onPick, multiple }: { open: boolean; onClose: () => void; onPick: (files: File[]) => void; multiple: boolean }) => {
+export const LibraryDialog = ({ open, onClose, onPick, multiple }: { open: boolean; onClose: () => void; onPick: (files: File[]) => void; multiple: boolean }) => {
   const [page, setPage] = useState(1);
   const [chosen, setChosen] = useState<File[]>([]);
   const { data = [], pageInfo } = useGetList<File>(FILES, { pagination: { page, perPage: 24 }, sort: { field: 'id', order: 'DESC' } }, { enabled: open });

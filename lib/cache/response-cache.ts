@@ -41,10 +41,25 @@ export interface ResponseCacheOptions {
   shared?: boolean;
 }
 
-/** The bytes an entry is counted for beyond its body (key, headers, bookkeeping). */
-const ENTRY_OVERHEAD = 512;
-/** The bytes one recorded key is counted for beyond its characters. */
+/**
+ * The heap bytes an entry is counted for beyond its body's bytes, its key's, its headers' and its recorded keys':
+ * the entry object, the body's Buffer object, the LRU map's slot, its dependency sets. Measured, not guessed
+ * (bench/cache.ts's memory check: the heap and array buffers an emptied cache frees, against its `size`).
+ */
+const ENTRY_OVERHEAD = 896;
+/** The bytes each collection an entry read is counted for (its slot in the entry's sets and maps and in the reverse index). */
+const COLLECTION_OVERHEAD = 96;
+/** The bytes one recorded key is counted for beyond its characters (its string header and its slot in a Set). */
 const KEY_OVERHEAD = 48;
+/**
+ * The most keys (`documentId`s and `id`s) one entry records. An answer that read more (a page of 100 documents
+ * populating everything) records every collection it read by key as read as a set instead: any write of them drops
+ * it. Still exact (a write drops at least what it can change), only coarser, and the entry's bookkeeping stays small.
+ */
+export const MAX_RECORDED_KEYS = 512;
+
+/** The bytes a string is counted for: two per UTF-16 code unit (one-byte strings take less). */
+const chars = (text: string): number => text.length * 2;
 
 const intersects = (a: ReadonlySet<string> | undefined, b: ReadonlySet<string>): boolean => {
   if (!a) return false;
@@ -55,6 +70,26 @@ const intersects = (a: ReadonlySet<string> | undefined, b: ReadonlySet<string>):
 
 /** Whether a read depended on `collection` by key only (not as a set). */
 const byKeyOnly = (reads: ReadDependencies, collection: string): boolean => reads.keyed.has(collection) && !reads.sets.has(collection);
+
+/**
+ * What an entry keeps of its read's record: the record itself (without its start), or, past
+ * {@link MAX_RECORDED_KEYS} keys, its collections read as sets and no keys.
+ */
+function recordedReads(record: ReadRecord): ReadDependencies {
+  const { startedAt: _, ...reads } = record;
+  if (reads.documentIds.size + reads.ids.size <= MAX_RECORDED_KEYS) return reads;
+  return { collections: reads.collections, sets: new Set(reads.collections), keyed: new Map(), documentIds: new Set(), ids: new Set() };
+}
+
+/** The bytes an entry is counted for: its body, and an estimate of the heap it holds (measured, see ENTRY_OVERHEAD). */
+function entryBytes(key: string, answer: Omit<CachedAnswer, 'reads'>, reads: ReadDependencies): number {
+  let bytes = answer.body.length + ENTRY_OVERHEAD + chars(key) + chars(answer.etag);
+  for (const [name, value] of Object.entries(answer.headers)) bytes += chars(name) + chars(value) + KEY_OVERHEAD;
+  for (const c of reads.collections) bytes += COLLECTION_OVERHEAD + chars(c);
+  for (const k of reads.documentIds) bytes += chars(k) + KEY_OVERHEAD;
+  for (const k of reads.ids) bytes += chars(k) + KEY_OVERHEAD;
+  return bytes;
+}
 
 /**
  * The router's response cache: an LRU of answers within a byte budget, and the bookkeeping that keeps it exact.
@@ -105,6 +140,11 @@ export class ResponseCache {
     return entry;
   }
 
+  /** The entry of `key`, without counting a hit or changing its place (tests, diagnostics). */
+  peek(key: string): CachedAnswer | undefined {
+    return this.entries.get(key);
+  }
+
   /** Runs `fn` recording what its engine reads depend on. */
   record<T>(fn: (record: ReadRecord) => T): T {
     const record: ReadRecord = { ...emptyDependencies(), startedAt: this.seq };
@@ -122,26 +162,47 @@ export class ResponseCache {
     for (const c of record.collections) {
       if ((this.lastWrite.get(c) ?? -1) > record.startedAt || (this.writing.get(c) ?? 0) > 0) return false;
     }
-    let bytes = answer.body.length + key.length * 2 + ENTRY_OVERHEAD;
-    // The keys it keeps count too (a string in a Set: about its UTF-16 length and 48 bytes).
-    for (const k of record.documentIds) bytes += k.length * 2 + KEY_OVERHEAD;
-    for (const k of record.ids) bytes += k.length * 2 + KEY_OVERHEAD;
+    const reads = recordedReads(record);
+    const bytes = entryBytes(key, answer, reads);
     if (bytes > this.options.maxBytes) return false;
     this.delete(key);
-    const { startedAt: _, ...reads } = record;
     this.entries.set(key, { ...answer, reads, bytes });
     this.bytes += bytes;
-    for (const c of record.collections) {
+    for (const c of reads.collections) {
       let keys = this.readers.get(c);
       if (!keys) this.readers.set(c, (keys = new Set()));
       keys.add(key);
-      if (byKeyOnly(record, c)) this.keyedReaders.set(c, (this.keyedReaders.get(c) ?? 0) + 1);
+      if (byKeyOnly(reads, c)) this.keyedReaders.set(c, (this.keyedReaders.get(c) ?? 0) + 1);
     }
     for (const [oldest] of this.entries) {
       if (this.bytes <= this.options.maxBytes) break;
       this.delete(oldest);
     }
     return true;
+  }
+
+  /** Drops every entry (what is being written stays marked). */
+  clear(): void {
+    for (const key of [...this.entries.keys()]) this.delete(key);
+  }
+
+  /** The keys the reverse index holds (an entry's key once per collection it read): for tests and the memory check. */
+  get indexed(): number {
+    let n = 0;
+    for (const keys of this.readers.values()) n += keys.size;
+    return n;
+  }
+
+  /** The collections the reverse index holds (each read by at least one entry). */
+  get indexedCollections(): number {
+    return this.readers.size;
+  }
+
+  /** The `documentId`s and `id`s the entries recorded, all entries together. */
+  get recordedKeys(): number {
+    let n = 0;
+    for (const { reads } of this.entries.values()) n += reads.documentIds.size + reads.ids.size;
+    return n;
   }
 
   /** Whether some entry reads `collection` by key only: a write of it must then say which keys it wrote. */
@@ -206,8 +267,14 @@ export class ResponseCache {
     this.entries.delete(key);
     this.bytes -= entry.bytes;
     for (const c of entry.reads.collections) {
-      this.readers.get(c)?.delete(key);
-      if (byKeyOnly(entry.reads, c)) this.keyedReaders.set(c, this.keyedReaders.get(c)! - 1);
+      const keys = this.readers.get(c);
+      keys?.delete(key);
+      if (keys?.size === 0) this.readers.delete(c);
+      if (byKeyOnly(entry.reads, c)) {
+        const n = this.keyedReaders.get(c)! - 1;
+        if (n === 0) this.keyedReaders.delete(c);
+        else this.keyedReaders.set(c, n);
+      }
     }
   }
 }

@@ -62,12 +62,15 @@ export function responseCacheMiddleware(cache: ResponseCache): RequestHandler {
     if (!bypasses(req)) {
       const hit = cache.get(key);
       if (hit) {
-        for (const [name, value] of Object.entries(hit.headers)) res.setHeader(name, value);
-        res.setHeader('ETag', hit.etag);
+        // A 304 answers first, with the headers of a 200 but those of the body (RFC 9110 section 15.4.5): no body work.
         const condition = req.headers['if-none-match'];
-        if (condition !== undefined && ifNoneMatchFails(condition, hit.etag)) {
-          res.removeHeader('Content-Type');
-          res.status(304).end();
+        const notModified = condition !== undefined && ifNoneMatchFails(condition, hit.etag);
+        for (const name in hit.headers) if (!notModified || name !== 'content-type') res.setHeader(name, hit.headers[name]!);
+        res.setHeader('ETag', hit.etag);
+        if (notModified) {
+          res.removeHeader('Content-Type'); // one the host app set before the router
+          res.statusCode = 304;
+          res.end();
           return;
         }
         res.status(200).send(hit.body);

@@ -1,6 +1,6 @@
 import { memoryEngine } from '../../../lib';
 import type { Engine } from '../../../lib/engine';
-import { ResponseCache } from '../../../lib/cache/response-cache';
+import { MAX_RECORDED_KEYS, ResponseCache } from '../../../lib/cache/response-cache';
 import { normalizeQuery } from '../../../lib/http/response-cache-middleware';
 
 const answer = (text: string) => ({ body: Buffer.from(text), etag: `"${text}"`, headers: { 'content-type': 'application/json; charset=utf-8' } });
@@ -19,15 +19,72 @@ describe('normalizeQuery', () => {
 
 describe('ResponseCache', () => {
   test('keeps the most recently used entries within its byte budget', () => {
-    const cache = new ResponseCache({ maxBytes: 3 * (1000 + 512 + 2) });
     const body = 'x'.repeat(1000);
+    const probe = new ResponseCache({ maxBytes: 1e6 });
+    probe.record((r) => (r.collections.add('articles'), probe.store('a', r, answer(body))));
+    const one = probe.size;
+    const cache = new ResponseCache({ maxBytes: 3 * one });
     for (const key of ['a', 'b', 'c']) cache.record((r) => (r.collections.add('articles'), cache.store(key, r, answer(body))));
     expect(cache.count).toBe(3);
     cache.get('a');
     cache.record((r) => (r.collections.add('articles'), cache.store('d', r, answer(body))));
     expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.get('d')].map(Boolean)).toEqual([true, false, true, true]);
-    expect(cache.size).toBeLessThanOrEqual(3 * (1000 + 512 + 2));
+    expect(cache.size).toBeLessThanOrEqual(3 * one);
     expect(cache.record((r) => (r.collections.add('articles'), cache.store('huge', r, answer('y'.repeat(5000)))))).toBe(false);
+  });
+
+  test('an entry counts the keys, collections and headers it holds, not only its body', () => {
+    const cache = new ResponseCache({ maxBytes: 1e6 });
+    cache.record((r) => (r.collections.add('articles'), cache.store('bare', r, answer('x'))));
+    const bare = cache.size;
+    cache.record((r) => {
+      r.collections.add('articles').add('authors').add('files');
+      r.keyed.set('authors', new Set(['documentId']));
+      for (let i = 0; i < 100; i++) r.documentIds.add(`author-${i}`);
+      return cache.store('keys', r, answer('x'));
+    });
+    // 100 keys of 8 or 9 characters and two more collections: each key is at least its UTF-16 bytes and a Set slot.
+    expect(cache.size - bare - bare).toBeGreaterThanOrEqual(100 * (16 + 48) + 2 * 96);
+  });
+
+  test('evicted and invalidated entries leave nothing in the reverse index', () => {
+    const cache = new ResponseCache({ maxBytes: 20_000 });
+    const store = (key: string, collections: string[], documentIds: string[] = []) =>
+      cache.record((r) => {
+        for (const c of collections) r.collections.add(c);
+        for (const d of documentIds) (r.keyed.get('authors') ?? r.keyed.set('authors', new Set(['documentId'])).get('authors')!).add('documentId'), r.documentIds.add(d);
+        return cache.store(key, r, answer('x'.repeat(500)));
+      });
+    for (let i = 0; i < 200; i++) store(`k${i}`, i % 2 ? ['articles', 'authors'] : [`c${i}`], i % 2 ? [`a${i}`] : []);
+    expect(cache.count).toBeLessThan(200);
+    // Only the entries held are indexed, once per collection they read; collections nobody reads any more are gone.
+    const held = Array.from({ length: 200 }, (_, i) => `k${i}`).filter((k) => cache.peek(k));
+    expect(held.length).toBe(cache.count);
+    expect(cache.indexed).toBe(held.reduce((n, k) => n + (Number(k.slice(1)) % 2 ? 2 : 1), 0));
+    expect(cache.indexedCollections).toBe(new Set(held.flatMap((k) => (Number(k.slice(1)) % 2 ? ['articles', 'authors'] : [`c${k.slice(1)}`]))).size);
+    cache.invalidate('articles');
+    cache.clear();
+    expect([cache.count, cache.size, cache.indexed, cache.indexedCollections, cache.hasKeyedReaders('authors')]).toEqual([0, 0, 0, 0, false]);
+  });
+
+  test(`an entry past ${MAX_RECORDED_KEYS} keys records its keyed collections as sets: a write of another key drops it`, () => {
+    const cache = new ResponseCache({ maxBytes: 1e7 });
+    const store = (key: string, n: number) =>
+      cache.record((r) => {
+        r.collections.add('articles').add('authors');
+        r.sets.add('articles');
+        r.keyed.set('authors', new Set(['documentId']));
+        for (let i = 0; i < n; i++) r.documentIds.add(`author-${i}`);
+        return cache.store(key, r, answer(key));
+      });
+    store('few', MAX_RECORDED_KEYS);
+    store('many', MAX_RECORDED_KEYS + 1);
+    expect(cache.recordedKeys).toBe(MAX_RECORDED_KEYS);
+    // A write of an author neither entry shows: the capped entry may have shown it (its keys are gone), so it goes.
+    cache.invalidate({ collection: 'authors', everyReader: false, documentIds: new Set(['author-999999']) });
+    expect([Boolean(cache.peek('few')), Boolean(cache.peek('many'))]).toEqual([true, false]);
+    cache.invalidate({ collection: 'authors', everyReader: false, documentIds: new Set(['author-3']) });
+    expect(cache.peek('few')).toBeUndefined();
   });
 
   test('a write drops exactly the entries that read its collection', () => {

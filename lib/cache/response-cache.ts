@@ -46,7 +46,7 @@ export interface ResponseCacheOptions {
  * the entry object, the body's Buffer object, the LRU map's slot, its dependency sets. Measured, not guessed
  * (bench/cache.ts's memory check: the heap and array buffers an emptied cache frees, against its `size`).
  */
-const ENTRY_OVERHEAD = 896;
+const ENTRY_OVERHEAD = 1024;
 /** The bytes each collection an entry read is counted for (its slot in the entry's sets and maps and in the reverse index). */
 const COLLECTION_OVERHEAD = 96;
 /** The bytes one recorded key is counted for beyond its characters (its string header and its slot in a Set). */

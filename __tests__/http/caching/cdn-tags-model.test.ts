@@ -1,15 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { createContentRouter, type ContentRouter } from '../../../lib';
 import type { Engine } from '../../../lib/engine';
-import { loadBlogModel } from '../../../examples/blog/model';
 import { seedDemo } from '../../../examples/blog/seed';
 import { prng } from '../../helpers/prng';
-import { testEngine } from '../../helpers/test-engine';
-import { blogAuthOptions, FULL_KEY, READ_KEY } from '../auth/blog-auth-app';
+import { FULL_KEY, READ_KEY } from '../auth/blog-auth-app';
+import { blogRouterOptions, type BlogRouterSetup } from './cache-apps';
 
 /**
  * Never stale through a CDN: a tag-indexed cache in front of the router (it keeps every answer but no-store ones
@@ -229,22 +226,12 @@ async function idsOf(router: ContentRouter): Promise<Record<string, string[]>> {
 describe.each(SEEDS)('CDN tags, seed %i: a tag-purged cache never serves a stale answer', (seed) => {
   let world: World;
   let cdn: TagCache;
-  let uploads: string;
+  let setup: BlogRouterSetup;
   let purges = 0;
   beforeAll(async () => {
-    const model = loadBlogModel();
-    uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'cdn-model-'));
-    const engine = testEngine();
-    const router = createContentRouter({
-      contentTypes: model.contentTypes,
-      components: model.components,
-      engine,
-      i18n: { locales: model.permissions.locales.all, defaultLocale: model.permissions.locales.default },
-      auth: blogAuthOptions(),
-      upload: { directory: uploads },
-      logger: false,
-      cacheTags: { header: 'xkey', maxDocuments: 12 },
-    });
+    setup = blogRouterOptions('cdn-model');
+    const { engine } = setup;
+    const router = createContentRouter({ ...setup.options, cacheTags: { header: 'xkey', maxDocuments: 12 } });
     const app = express().use('/api', router);
     await router.ready;
     await seedDemo(app, FULL_KEY);
@@ -255,10 +242,7 @@ describe.each(SEEDS)('CDN tags, seed %i: a tag-purged cache never serves a stale
     });
     world = { app, router, engine, random: prng(seed), ids: () => idsOf(router) };
   });
-  afterAll(async () => {
-    await world.engine.close();
-    fs.rmSync(uploads, { recursive: true, force: true });
-  });
+  afterAll(() => setup.close());
 
   test(`${STEPS} steps of random writes and reads`, async () => {
     const { random } = world;

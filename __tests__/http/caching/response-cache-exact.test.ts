@@ -1,14 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { createContentRouter, type ContentRouter, type ContentRouterOptions } from '../../../lib';
-import { loadBlogModel } from '../../../examples/blog/model';
 import { seedDemo } from '../../../examples/blog/seed';
-import { testEngine } from '../../helpers/test-engine';
-import { blogAuthOptions, createBlogAuthApp, FULL_KEY, READ_KEY, type BlogAuthApp } from '../auth/blog-auth-app';
+import { FULL_KEY, READ_KEY } from '../auth/blog-auth-app';
 import { bearer } from '../users/users-helpers';
+import { blogRouterOptions, cachedBlogApp } from './cache-apps';
 
 interface Doc {
   documentId: string;
@@ -18,16 +14,12 @@ const docs = (res: request.Response): Doc[] => (res.body as { data: Doc[] }).dat
 
 /** Per-document invalidation: a write drops exactly the answers that read what it wrote. */
 describe('response cache: exact invalidation', () => {
-  let ctx: BlogAuthApp;
-  beforeAll(async () => {
-    ctx = await createBlogAuthApp(undefined, true, { responseCache: { maxBytes: 2_000_000 } });
-  });
-  afterAll(() => ctx.close());
-  const hits = () => ctx.router.responseCache!.hits;
+  const blog = cachedBlogApp(2_000_000);
+  const { hits } = blog;
   /** Whether a GET is served from the cache (and answers what the route answers). */
   const isHit = async (url: string): Promise<boolean> => {
     const before = hits();
-    const res = await request(ctx.app).get(url).set(bearer(READ_KEY));
+    const res = await request(blog.ctx.app).get(url).set(bearer(READ_KEY));
     expect(res.status).toBe(200);
     return hits() === before + 1;
   };
@@ -36,46 +28,46 @@ describe('response cache: exact invalidation', () => {
   const AUTHORS = '/api/authors?sort=name';
 
   test('a write to an author no article populates leaves the article lists hits; a list of authors is dropped', async () => {
-    const created = await request(ctx.app).post('/api/authors').set(bearer(FULL_KEY)).send({ data: { name: 'Lonely Author', email: 'lonely@example.com' } });
+    const created = await request(blog.ctx.app).post('/api/authors').set(bearer(FULL_KEY)).send({ data: { name: 'Lonely Author', email: 'lonely@example.com' } });
     expect(created.status).toBe(201);
     const lonely = (created.body as { data: Doc }).data.documentId;
-    for (const url of [POPULATED, PLAIN, AUTHORS]) await request(ctx.app).get(url).set(bearer(READ_KEY));
-    const rename = await request(ctx.app).put(`/api/authors/${lonely}`).set(bearer(FULL_KEY)).send({ data: { name: 'Still Lonely' } });
+    for (const url of [POPULATED, PLAIN, AUTHORS]) await request(blog.ctx.app).get(url).set(bearer(READ_KEY));
+    const rename = await request(blog.ctx.app).put(`/api/authors/${lonely}`).set(bearer(FULL_KEY)).send({ data: { name: 'Still Lonely' } });
     expect(rename.status).toBe(200);
     expect(await isHit(POPULATED)).toBe(true);
     expect(await isHit(PLAIN)).toBe(true);
     expect(await isHit(AUTHORS)).toBe(false);
-    expect((await request(ctx.app).get(AUTHORS).set(bearer(READ_KEY))).text).toContain('Still Lonely');
+    expect((await request(blog.ctx.app).get(AUTHORS).set(bearer(READ_KEY))).text).toContain('Still Lonely');
   });
 
   test('a write to a populated author drops the lists populating it, not the others', async () => {
-    const populated = docs(await request(ctx.app).get(POPULATED).set(bearer(READ_KEY)));
+    const populated = docs(await request(blog.ctx.app).get(POPULATED).set(bearer(READ_KEY)));
     const author = populated.find((a) => a.author)!.author!.documentId;
-    await request(ctx.app).get(PLAIN).set(bearer(READ_KEY));
-    await request(ctx.app).get(`/api/authors/${author}`).set(bearer(READ_KEY));
-    await ctx.router.documents('api::author.author').update({ documentId: author, data: { name: 'Renamed Populated' } });
+    await request(blog.ctx.app).get(PLAIN).set(bearer(READ_KEY));
+    await request(blog.ctx.app).get(`/api/authors/${author}`).set(bearer(READ_KEY));
+    await blog.ctx.router.documents('api::author.author').update({ documentId: author, data: { name: 'Renamed Populated' } });
     expect(await isHit(PLAIN)).toBe(true);
     expect(await isHit(POPULATED)).toBe(false);
     expect(await isHit(`/api/authors/${author}`)).toBe(false);
-    expect((await request(ctx.app).get(POPULATED).set(bearer(READ_KEY))).text).toContain('Renamed Populated');
+    expect((await request(blog.ctx.app).get(POPULATED).set(bearer(READ_KEY))).text).toContain('Renamed Populated');
   });
 
   test('a findOne is dropped by a write to its document only', async () => {
-    const [a, b] = docs(await request(ctx.app).get(PLAIN).set(bearer(READ_KEY)));
-    for (const d of [a!, b!]) await request(ctx.app).get(`/api/articles/${d.documentId}`).set(bearer(READ_KEY));
-    const put = await request(ctx.app).put(`/api/articles/${a!.documentId}?status=published`).set(bearer(FULL_KEY)).send({ data: { description: 'Changed once' } });
+    const [a, b] = docs(await request(blog.ctx.app).get(PLAIN).set(bearer(READ_KEY)));
+    for (const d of [a!, b!]) await request(blog.ctx.app).get(`/api/articles/${d.documentId}`).set(bearer(READ_KEY));
+    const put = await request(blog.ctx.app).put(`/api/articles/${a!.documentId}?status=published`).set(bearer(FULL_KEY)).send({ data: { description: 'Changed once' } });
     expect(put.status).toBe(200);
     expect(await isHit(`/api/articles/${b!.documentId}`)).toBe(true);
     expect(await isHit(`/api/articles/${a!.documentId}`)).toBe(false);
-    expect((await request(ctx.app).get(`/api/articles/${a!.documentId}`).set(bearer(READ_KEY))).text).toContain('Changed once');
+    expect((await request(blog.ctx.app).get(`/api/articles/${a!.documentId}`).set(bearer(READ_KEY))).text).toContain('Changed once');
   });
 
   test("connecting an article to an author drops the authors' lists that populate their articles (a join by contents)", async () => {
-    const authors = docs(await request(ctx.app).get('/api/authors?populate=articles&sort=name').set(bearer(READ_KEY)));
-    const article = docs(await request(ctx.app).get(POPULATED).set(bearer(READ_KEY))).find((d) => d.author)!;
+    const authors = docs(await request(blog.ctx.app).get('/api/authors?populate=articles&sort=name').set(bearer(READ_KEY)));
+    const article = docs(await request(blog.ctx.app).get(POPULATED).set(bearer(READ_KEY))).find((d) => d.author)!;
     const other = authors.find((x) => x.documentId !== article.author!.documentId)!;
-    await request(ctx.app).get('/api/authors?populate=articles&sort=name').set(bearer(READ_KEY));
-    await ctx.router.documents('api::article.article').update({ documentId: article.documentId, data: { author: other.documentId }, status: 'published' } as never);
+    await request(blog.ctx.app).get('/api/authors?populate=articles&sort=name').set(bearer(READ_KEY));
+    await blog.ctx.router.documents('api::article.article').update({ documentId: article.documentId, data: { author: other.documentId }, status: 'published' } as never);
     expect(await isHit('/api/authors?populate=articles&sort=name')).toBe(false);
   });
 });
@@ -84,20 +76,9 @@ describe('response cache: exact invalidation', () => {
 describe('response cache: several routers on one database', () => {
   let a: { app: express.Express; router: ContentRouter };
   let b: { app: express.Express; router: ContentRouter };
-  const engine = testEngine();
-  const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'cache-shared-'));
+  const setup = blogRouterOptions('cache-shared');
   beforeAll(async () => {
-    const model = loadBlogModel();
-    const options: ContentRouterOptions = {
-      contentTypes: model.contentTypes,
-      components: model.components,
-      engine,
-      i18n: { locales: model.permissions.locales.all, defaultLocale: model.permissions.locales.default },
-      auth: blogAuthOptions(),
-      upload: { directory: uploads },
-      logger: false,
-      responseCache: { maxBytes: 1_000_000, shared: true },
-    };
+    const options: ContentRouterOptions = { ...setup.options, responseCache: { maxBytes: 1_000_000, shared: true } };
     const make = () => {
       const router = createContentRouter(options);
       return { router, app: express().use('/api', router) };
@@ -108,10 +89,7 @@ describe('response cache: several routers on one database', () => {
     await b.router.ready;
     await seedDemo(a.app, FULL_KEY);
   });
-  afterAll(async () => {
-    await engine.close();
-    fs.rmSync(uploads, { recursive: true, force: true });
-  });
+  afterAll(() => setup.close());
 
   test('a write through router A is seen by the next read through router B, which kept its other entries', async () => {
     const url = '/api/articles?populate=author&sort=title';

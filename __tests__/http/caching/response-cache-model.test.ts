@@ -1,15 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import request from 'supertest';
-import { createContentRouter, type ContentRouter, type ContentRouterOptions } from '../../../lib';
+import { createContentRouter, type ContentRouter } from '../../../lib';
 import type { Engine } from '../../../lib/engine';
-import { loadBlogModel } from '../../../examples/blog/model';
 import { seedDemo } from '../../../examples/blog/seed';
 import { prng } from '../../helpers/prng';
-import { testEngine } from '../../helpers/test-engine';
-import { blogAuthOptions, FULL_KEY, READ_KEY } from '../auth/blog-auth-app';
+import { FULL_KEY, READ_KEY } from '../auth/blog-auth-app';
+import { blogRouterOptions } from './cache-apps';
 
 /**
  * Never stale: seeded random writes of every kind (REST creates, updates, deletes that cascade, publishes, locales,
@@ -38,18 +35,7 @@ interface Pair {
 }
 
 async function createPair(): Promise<Pair> {
-  const model = loadBlogModel();
-  const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'cache-model-'));
-  const engine = testEngine();
-  const options: ContentRouterOptions = {
-    contentTypes: model.contentTypes,
-    components: model.components,
-    engine,
-    i18n: { locales: model.permissions.locales.all, defaultLocale: model.permissions.locales.default },
-    auth: blogAuthOptions(),
-    upload: { directory: uploads },
-    logger: false,
-  };
+  const { options, engine, close } = blogRouterOptions('cache-model');
   const router = createContentRouter({ ...options, responseCache: { maxBytes: 400_000, shared: true } });
   const cached = express().use('/api', router);
   await router.ready;
@@ -60,7 +46,7 @@ async function createPair(): Promise<Pair> {
   const other = createContentRouter(options);
   await other.ready;
   const plain = express().use('/api', other);
-  return { cached, peer, plain, router, peerRouter, engine, close: async () => { await engine.close(); fs.rmSync(uploads, { recursive: true, force: true }); } };
+  return { cached, peer, plain, router, peerRouter, engine, close };
 }
 
 const callers: Record<string, Record<string, string>> = {

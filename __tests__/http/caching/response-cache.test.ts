@@ -1,63 +1,60 @@
 import request from 'supertest';
-import { createBlogAuthApp, CUSTOM_KEY, FULL_KEY, READ_KEY, type BlogAuthApp } from '../auth/blog-auth-app';
+import { CUSTOM_KEY, FULL_KEY, READ_KEY } from '../auth/blog-auth-app';
+import { cachedBlogApp } from './cache-apps';
 import { bearer, registerUser } from '../users/users-helpers';
 
 /** The `responseCache` option over HTTP: hits, keys per caller, `Cache-Control: no-cache`, users never cached. */
 describe('response cache', () => {
-  let ctx: BlogAuthApp;
-  beforeAll(async () => {
-    ctx = await createBlogAuthApp(undefined, true, { responseCache: { maxBytes: 1_000_000 } });
-  });
-  afterAll(() => ctx.close());
-  const hits = () => ctx.router.responseCache!.hits;
+  const blog = cachedBlogApp(1_000_000);
+  const { hits } = blog;
 
   test('a repeated read is served from the cache, with the same bytes, ETag, 304 and HEAD', async () => {
-    const first = await request(ctx.app).get('/api/articles?populate=*');
+    const first = await request(blog.ctx.app).get('/api/articles?populate=*');
     const before = hits();
-    const second = await request(ctx.app).get('/api/articles?populate=*');
+    const second = await request(blog.ctx.app).get('/api/articles?populate=*');
     expect(hits()).toBe(before + 1);
     expect(second.text).toBe(first.text);
     expect(second.headers.etag).toBe(first.headers.etag);
     expect(second.headers['content-type']).toBe(first.headers['content-type']);
     expect(second.headers.vary).toBe(first.headers.vary);
-    const conditional = await request(ctx.app).get('/api/articles?populate=*').set('if-none-match', first.headers.etag as string);
+    const conditional = await request(blog.ctx.app).get('/api/articles?populate=*').set('if-none-match', first.headers.etag as string);
     expect(conditional.status).toBe(304);
     expect(conditional.text).toBe('');
-    const head = await request(ctx.app).head('/api/articles?populate=*');
+    const head = await request(blog.ctx.app).head('/api/articles?populate=*');
     expect(head.status).toBe(200);
     expect(head.headers.etag).toBe(first.headers.etag);
     expect(hits()).toBe(before + 3);
   });
 
   test('callers with different grants never share an entry', async () => {
-    await request(ctx.app).get('/api/articles?status=draft').set(bearer(FULL_KEY));
+    await request(blog.ctx.app).get('/api/articles?status=draft').set(bearer(FULL_KEY));
     const before = hits();
-    const custom = await request(ctx.app).get('/api/articles?status=draft').set(bearer(CUSTOM_KEY));
-    const publicRead = await request(ctx.app).get('/api/articles?status=draft');
-    const readOnly = await request(ctx.app).get('/api/articles?status=draft').set(bearer(READ_KEY));
+    const custom = await request(blog.ctx.app).get('/api/articles?status=draft').set(bearer(CUSTOM_KEY));
+    const publicRead = await request(blog.ctx.app).get('/api/articles?status=draft');
+    const readOnly = await request(blog.ctx.app).get('/api/articles?status=draft').set(bearer(READ_KEY));
     expect(hits()).toBe(before);
     expect([custom.status, publicRead.status, readOnly.status]).toEqual([403, 403, 200]);
   });
 
   test('Cache-Control: no-cache is answered by the route and refreshes the entry', async () => {
     const path = '/api/categories?sort=name';
-    await request(ctx.app).get(path);
+    await request(blog.ctx.app).get(path);
     const before = hits();
-    const fresh = await request(ctx.app).get(path).set('cache-control', 'no-cache');
+    const fresh = await request(blog.ctx.app).get(path).set('cache-control', 'no-cache');
     expect(fresh.status).toBe(200);
     expect(hits()).toBe(before);
-    await request(ctx.app).get(path);
+    await request(blog.ctx.app).get(path);
     expect(hits()).toBe(before + 1);
   });
 
   test('a write drops what it changes: the next read has the new bytes', async () => {
-    const list = await request(ctx.app).get('/api/authors?populate=articles').set(bearer(READ_KEY));
+    const list = await request(blog.ctx.app).get('/api/authors?populate=articles').set(bearer(READ_KEY));
     const id = (list.body as { data: { documentId: string }[] }).data[0]!.documentId;
-    await request(ctx.app).put(`/api/authors/${id}`).set(bearer(FULL_KEY)).send({ data: { name: 'Renamed through REST' } });
-    const after = await request(ctx.app).get('/api/authors?populate=articles').set(bearer(READ_KEY));
+    await request(blog.ctx.app).put(`/api/authors/${id}`).set(bearer(FULL_KEY)).send({ data: { name: 'Renamed through REST' } });
+    const after = await request(blog.ctx.app).get('/api/authors?populate=articles').set(bearer(READ_KEY));
     expect(after.text).toContain('Renamed through REST');
-    await ctx.router.documents('api::author.author').update({ documentId: id, data: { name: 'Renamed through the Document Service' } });
-    expect((await request(ctx.app).get('/api/authors?populate=articles').set(bearer(READ_KEY))).text).toContain('Renamed through the Document Service');
+    await blog.ctx.router.documents('api::author.author').update({ documentId: id, data: { name: 'Renamed through the Document Service' } });
+    expect((await request(blog.ctx.app).get('/api/authors?populate=articles').set(bearer(READ_KEY))).text).toContain('Renamed through the Document Service');
   });
 });
 

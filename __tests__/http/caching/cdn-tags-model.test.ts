@@ -1,4 +1,3 @@
-import path from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { createContentRouter, type ContentRouter } from '../../../lib';

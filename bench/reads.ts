@@ -16,11 +16,11 @@
  * scenario names to run).
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadBlogModel } from '../examples/blog/model';
+import { startWriteServer, stopWriteServer, type WriteServer } from './write-server-process';
 
 type Autocannon = (options: Record<string, unknown>) => Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number }>;
 const autocannon = require('autocannon') as Autocannon;
@@ -40,42 +40,10 @@ const SCENARIOS: readonly { name: string; path: (articles: number) => string; to
   { name: 'relation filter+sort+page 3', token: FULL, path: () => '/api/articles?filters[author][name][$startsWith]=Author%201&sort=title:desc&pagination[page]=3' },
 ];
 
-interface Target {
-  name: string;
-  child: ChildProcess;
-  port: number;
-}
+type Target = WriteServer;
 
-const running = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
-process.on('SIGINT', () => process.exit(130));
-
-async function start(name: string, checkout: string, size: number): Promise<Target> {
-  const register = require.resolve('ts-node/register/transpile-only');
-  const child = spawn(process.execPath, ['--max-old-space-size=8192', '-r', register, path.join(__dirname, 'write-server.ts'), checkout, String(size), 'ephemeral', os.tmpdir()], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /READY (\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`${name}: the server exited (${code}) before it was ready`)));
-  });
-  return { name, child, port };
-}
-
-async function stop(target: Target): Promise<void> {
-  const exited = new Promise((resolve) => target.child.once('exit', resolve));
-  target.child.kill('SIGKILL');
-  await exited;
-}
+const start = (name: string, checkout: string, size: number): Promise<Target> => startWriteServer(name, checkout, size, 'ephemeral', os.tmpdir());
+const stop = stopWriteServer;
 
 async function check(port: number, urlPath: string, token: string): Promise<number> {
   const res = await fetch(`http://127.0.0.1:${port}${urlPath}`, { headers: { authorization: `Bearer ${token}` } });

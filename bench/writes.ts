@@ -15,11 +15,11 @@
  * collections grow during a run.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadBlogModel } from '../examples/blog/model';
+import { startWriteServer, stopWriteServer, type WriteServer } from './write-server-process';
 
 type Request = { method: string; path: string; body?: string; headers?: Record<string, string> };
 type Autocannon = (options: Record<string, unknown>) => Promise<{ requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number }>;
@@ -63,44 +63,17 @@ const SCENARIOS: readonly { name: string; requests: () => Request[] }[] = [
   },
 ];
 
-interface Target {
-  name: string;
-  child: ChildProcess;
-  port: number;
+interface Target extends WriteServer {
   dir: string;
 }
 
-/** The servers running, killed if this process exits first (an error, Ctrl-C). */
-const running = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
-process.on('SIGINT', () => process.exit(130));
-
 async function start(name: string, checkout: string, size: number, kind: string): Promise<Target> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cr-bench-writes-'));
-  const register = require.resolve('ts-node/register/transpile-only');
-  const child = spawn(process.execPath, ['--max-old-space-size=8192', '-r', register, path.join(__dirname, 'write-server.ts'), checkout, String(size), kind, dir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /READY (\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`${name}: the server exited (${code}) before it was ready`)));
-  });
-  return { name, child, port, dir };
+  return { ...(await startWriteServer(name, checkout, size, kind, dir)), dir };
 }
 
 async function stop(target: Target): Promise<void> {
-  const exited = new Promise((resolve) => target.child.once('exit', resolve));
-  target.child.kill('SIGKILL');
-  await exited;
+  await stopWriteServer(target);
   fs.rmSync(target.dir, { recursive: true, force: true });
 }
 

@@ -97,6 +97,19 @@ describe('memory engine: every fast path switched off gives the same answers', (
         const res = await request(blog.app).get(url).set('Authorization', `Bearer ${FULL_ACCESS}`);
         expect([url, res.status, res.status === 200 ? '' : JSON.stringify(res.body)]).toEqual([url, 200, '']);
       }
+      // A cursor walk's second page (keyset-page: the range on the sort keys), which strict Strapi mode ignores.
+      const cursorBlog = await createBlogApp({ engine, strapiCompat: false });
+      try {
+        await cursorBlog.started;
+        const walk = '/api/articles?sort=title:asc&pagination[limit]=1&pagination[cursor]=';
+        const first = await request(cursorBlog.app).get(walk).set('Authorization', `Bearer ${FULL_ACCESS}`);
+        const next = (first.body as { meta: { pagination: { nextCursor: string | null } } }).meta.pagination.nextCursor;
+        expect(next).toEqual(expect.any(String));
+        const second = await request(cursorBlog.app).get(walk + encodeURIComponent(next!)).set('Authorization', `Bearer ${FULL_ACCESS}`);
+        expect([second.status, (second.body as { data: unknown[] }).data.length]).toEqual([200, 1]);
+      } finally {
+        await cursorBlog.close();
+      }
       // The join budget's count of a large fan-out (pipeline/compile-join-count), which the demo data never needs.
       await engine.insertMany('fp_a', [{ id: 1, ids: ['x', 'y'] }, { id: 2, ids: [] }, { id: 3, ids: 'x' }, { id: 4 }]);
       await engine.insertMany('fp_b', [{ id: 1, k: 'x' }, { id: 2, k: 'y' }, { id: 3, k: ['x', 'y'] }]);

@@ -61,7 +61,16 @@ function start(folder) {
   const kept = []; // the profiles written: { file, cpuMs }, at most MAX_PROFILES, those of the most CPU
   let windowStart = Date.now();
   let pending = []; // the stalls of the running window, written with its profile
-  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))));
+  // The time the detector itself holds the main thread: an in-process inspector session runs Profiler.stop and
+  // Profiler.start synchronously inside session.post (measured in the soak: about 0.6 s a stop once the app has run
+  // a while). It is not the app's stall: left in, each stop was the next stall, which stopped the profile again,
+  // and the loop held the app for 40 s of 600 ms stalls. The timer below subtracts it.
+  let ownMs = 0;
+  const post = (method, params) => new Promise((resolve, reject) => {
+    const started = performance.now();
+    session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result)));
+    ownMs += performance.now() - started;
+  });
   const begin = () => post('Profiler.enable').then(() => post('Profiler.setSamplingInterval', { interval: 2000 })).then(() => post('Profiler.start'));
   let rotating = begin();
 
@@ -95,11 +104,13 @@ function start(folder) {
   let cpu = mainThreadCpuMs();
   const timer = setInterval(() => {
     const now = Date.now();
-    const late = now - last - TICK_MS;
+    const own = ownMs;
+    ownMs = 0;
+    const late = Math.round(now - last - TICK_MS - own);
     const cpuNow = mainThreadCpuMs();
     // cpuMs: the CPU time the main thread got meanwhile. A loop blocked by its own work gets about the stall's
     // length; a process the machine did not run (CI's shared cores) gets little, and its profile holds few samples.
-    const cpuMs = Math.round(cpuNow - cpu);
+    const cpuMs = Math.max(0, Math.round(cpuNow - cpu - own));
     cpu = cpuNow;
     last = now;
     if (late > RECORD_MS) pending.push({ ms: late, cpuMs, at: new Date(now - late).toISOString(), requests: during(now - late) });

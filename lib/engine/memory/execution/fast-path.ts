@@ -34,6 +34,11 @@ export interface PipelinePath {
   readonly kind: 'pipeline';
   /** The operators of the first stage it may take (the planner asks it only there). */
   readonly operators: readonly string[];
+  /**
+   * Whether it reads stages before `at` (the planner then plans its positions only with a frozen pipeline);
+   * otherwise what it accepts depends only on `at`, the stages from `at` on and the context.
+   */
+  readonly readsEarlierStages?: boolean;
   accepts(pipeline: Pipeline, at: number, cx: StageContext): TopStep | null;
 }
 

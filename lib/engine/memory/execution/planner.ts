@@ -85,15 +85,48 @@ function topPlan(cx: StageContext, pipeline: Pipeline): TopPlan {
 
 function position(cx: StageContext, pipeline: Pipeline, plan: TopPlan, at: number): Position {
   let found = plan.positions[at];
-  if (!found) {
-    const steps: TopStep[] = [];
-    for (const path of PIPELINE_PATHS_BY_OPERATOR.get(operatorOf(pipeline[at])) ?? NONE) {
-      const step = cx.uses(path.name) ? path.accepts(pipeline, at, cx) : null;
-      if (step) steps.push(step);
-    }
-    plan.positions[at] = found = { steps };
-  }
+  if (!found) plan.positions[at] = found = keptPosition(cx, pipeline, at) ?? planPosition(cx, pipeline, at);
   return found;
+}
+
+function planPosition(cx: StageContext, pipeline: Pipeline, at: number): Position {
+  const steps: TopStep[] = [];
+  for (const path of PIPELINE_PATHS_BY_OPERATOR.get(operatorOf(pipeline[at])) ?? NONE) {
+    const step = cx.uses(path.name) ? path.accepts(pipeline, at, cx) : null;
+    if (step) steps.push(step);
+  }
+  return { steps };
+}
+
+/** A position planned for the stages from `at` on (those very objects), kept with the stage at `at`. */
+interface KeptPosition {
+  readonly at: number;
+  readonly stages: Pipeline;
+  readonly position: Position;
+}
+
+const keptPositions = new WeakMap<StageContext, WeakMap<object, KeptPosition>>();
+
+/**
+ * The position `at` of a pipeline that is not frozen but whose stages from `at` on are frozen objects shared by
+ * many reads (a findOne's: its first `$match` names the document, its populate and projection are compiled once
+ * per query, documents/read-documents): planned once and kept with the stage at `at`, for that position and those
+ * very stages. Only where every pipeline path of the stage's operator reads the stages from its position on
+ * (PipelinePath.readsEarlierStages); undefined otherwise, or for a frozen pipeline (planned with it, topPlan).
+ */
+function keptPosition(cx: StageContext, pipeline: Pipeline, at: number): Position | undefined {
+  const stage = pipeline[at];
+  if (Object.isFrozen(pipeline) || !stage || !Object.isFrozen(stage)) return undefined;
+  const paths = PIPELINE_PATHS_BY_OPERATOR.get(operatorOf(stage)) ?? NONE;
+  if (paths.some((path) => path.readsEarlierStages)) return undefined;
+  for (let i = at + 1; i < pipeline.length; i++) if (!Object.isFrozen(pipeline[i])) return undefined;
+  let byStage = keptPositions.get(cx);
+  if (!byStage) keptPositions.set(cx, (byStage = new WeakMap()));
+  const kept = byStage.get(stage);
+  if (kept && kept.at === at && kept.stages.length === pipeline.length - at && kept.stages.every((s, i) => s === pipeline[at + i])) return kept.position;
+  const position = planPosition(cx, pipeline, at);
+  byStage.set(stage, { at, stages: pipeline.slice(at), position });
+  return position;
 }
 
 /**

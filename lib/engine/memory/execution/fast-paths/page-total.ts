@@ -12,6 +12,7 @@ export const pageTotal: PipelinePath = {
   name: 'page-total',
   kind: 'pipeline',
   operators: ['$unionWith'],
+  readsEarlierStages: true,
   accepts(pipeline, at) {
     const union = unionStage(pipeline[at]!);
     const sub = union?.pipeline ?? [];

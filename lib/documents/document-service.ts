@@ -8,7 +8,7 @@ import type { ContentType, Registry } from '../schema';
 import { createBodyValidator, type BodyValidator } from '../schema/validate-body';
 import { deleteDocument, discardDraft, unpublishDocument } from './delete-document';
 import type { DocumentEvents, LifecycleHooks } from './lifecycle-hooks';
-import { findMany, findOne, type FindManyResult } from './read-documents';
+import { findMany, findOne, findStoredOne, type FindManyResult, type StoredDocument } from './read-documents';
 import { singleDocumentId, writeSingleType } from './single-type';
 import { createDocument, publishDraft, updateDocument, type WriteContext } from './write-documents';
 
@@ -43,6 +43,11 @@ export interface Documents {
   findOne(documentId: string, query?: string | Query): Promise<Row | null>;
   /** The document of a single type (or the first of a collection type) in the query's locale and status. */
   findFirst(query?: string | Query): Promise<Row | null>;
+  /**
+   * @internal {@link findOne} (a documentId) or {@link findFirst} (none) before formatting: the stored row and the
+   * read that gave it, written straight to the response by the HTTP routes (http/send's sendOne).
+   */
+  findStored(documentId: string | undefined, query: Query): Promise<StoredDocument | null>;
   /** The documentId of some stored document, in any locale and status (a single type has at most one). */
   anyDocumentId(): Promise<string | undefined>;
   /**
@@ -110,6 +115,7 @@ function documentsFor(options: DocumentServiceOptions, ct: ContentType, validato
     findMany: async (q) => findMany(registry, engine, ct, parse(q, 'find')),
     findOne: async (documentId, q) => findOne(registry, engine, ct, parse(q, 'findOne'), { documentId }),
     findFirst: async (q) => findOne(registry, engine, ct, parse(q, 'findOne'), {}),
+    findStored: (documentId, q) => findStoredOne(registry, engine, ct, q, documentId === undefined ? {} : { documentId }),
     anyDocumentId: () => singleDocumentId(ctx),
     async upsertSingle(data, o = {}) {
       const status = writeStatus(o.status);

@@ -178,16 +178,34 @@ async function readList(registry: Registry, engine: Engine, ct: ContentType, que
 }
 
 /** Runs a one-document query as ONE aggregation; null when nothing matches. One time budget, as {@link findMany}. */
-export function findOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<Row | null> {
+export async function findOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<Row | null> {
+  const stored = await findStoredOne(registry, engine, ct, query, match);
+  return stored && formatDocument(registry, ct.uid, stored.row, query);
+}
+
+/**
+ * A one-document read's stored row, before formatting (read-only: it may share values with storage), and the read
+ * that gave it: its query is the row's selection, its writer writes the row as the formatted document's JSON.
+ */
+export interface StoredDocument {
+  readonly row: Row;
+  readonly read: CompiledRead;
+}
+
+/**
+ * {@link findOne}'s read without the formatting: http/send writes the answer straight from the stored row with the
+ * read's writer (the bytes `JSON.stringify` would give of the formatted document), as it writes list pages.
+ */
+export function findStoredOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<StoredDocument | null> {
   return withReadBudget(() => readOne(registry, engine, ct, query, match));
 }
 
-async function readOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<Row | null> {
-  const page = compiledFor(findOnePages, registry, ct, query, () => compileFindOnePage(registry, ct, query)).pipeline;
-  const pipeline = compileFindOne(registry, ct, query, match, page);
+async function readOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<StoredDocument | null> {
+  const read = compiledFor(findOnePages, registry, ct, query, () => compileFindOnePage(registry, ct, query));
+  const pipeline = compileFindOne(registry, ct, query, match, read.pipeline);
   const checking = checkBudget(registry, engine, ct, query, true, match);
   if (checking) await checking;
   const rows = await loggedRead(ct.collectionName, pipeline, () => aggregate(engine, ct.collectionName, pipeline, readOptions(query)));
   const row = rows[0];
-  return row ? formatDocument(registry, ct.uid, row, query) : null;
+  return row ? { row, read } : null;
 }

@@ -10,7 +10,7 @@ import { readDataPayload } from '../schema/validate-body';
 import { methodNotAllowed } from './error-handler';
 import { getAbility, rawQueryString } from './request-context';
 import { mergeRouteParams, parseActionOf, type RouteAction, type RouteParams } from './route-defaults';
-import { sendData, sendList } from './send';
+import { sendData, sendList, sendOne } from './send';
 import type { SourceMapSettings } from '../format/encode-source-maps';
 import type { ReadCacheControl } from './cache-control';
 import type { NoteRead } from './cache-tags-middleware';
@@ -110,10 +110,10 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
       const docs = guard(req, 'findOne');
       const q = query(req, 'findOne');
       deps.noteRead?.(req, { uid: ct.uid, route: 'findOne', query: q, documentId: String(req.params.documentId) });
-      const doc = q.locale === '*' ? null : await docs.findOne(String(req.params.documentId), q);
-      if (!doc) throw new NotFoundError();
+      const stored = q.locale === '*' ? null : await docs.findStored(String(req.params.documentId), q);
+      if (!stored) throw new NotFoundError();
       deps.cacheControl?.(req, res, ct.uid, 'findOne', q.status === 'draft');
-      sendData(req, res, registry, ct, 200, doc, {}, deps.sourceMaps);
+      sendOne(req, res, registry, ct, stored, deps.sourceMaps);
     }),
     create: handle(async (req, res) => {
       const docs = guard(req, 'create');
@@ -137,10 +137,10 @@ function controllers(deps: ContentRoutesDeps, ct: ContentType) {
       const docs = guard(req, 'find');
       const q = query(req, 'find');
       deps.noteRead?.(req, { uid: ct.uid, route: 'find', query: q });
-      const doc = q.locale === '*' ? null : await docs.findFirst(q);
-      if (!doc) throw new NotFoundError();
+      const stored = q.locale === '*' ? null : await docs.findStored(undefined, q);
+      if (!stored) throw new NotFoundError();
       deps.cacheControl?.(req, res, ct.uid, 'find', q.status === 'draft');
-      sendData(req, res, registry, ct, 200, doc, {}, deps.sourceMaps);
+      sendOne(req, res, registry, ct, stored, deps.sourceMaps);
     }),
     updateSingle: handle(async (req, res) => {
       const docs = guard(req, 'update');

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import { storedPageOf, type FindManyResult } from '../documents/read-documents';
-import { JsonBytes, type RowWrite } from '../format';
+import { storedPageOf, type FindManyResult, type StoredDocument } from '../documents/read-documents';
+import { formatDocument, JsonBytes, type RowWrite } from '../format';
 import { toV4 } from '../format/format-v4';
 import { encodeSourceMaps, type SourceMapSettings } from '../format/encode-source-maps';
 import type { ContentType, Registry } from '../schema';
@@ -19,6 +19,15 @@ const SOURCE_MAPS_HEADER = 'strapi-encode-source-maps';
  * core controllers compare it), on any read or write of the Content API, draft or published (docs/preview.md).
  */
 const wantsSourceMaps = (req: Request): boolean => req.headers[SOURCE_MAPS_HEADER] === 'true';
+
+/**
+ * Adds the source-maps header to `Vary`: set at once when `Vary` is the router's own `Authorization`
+ * (http/cache-headers, every request), merged by `res.vary` (the `vary` package parses the header) otherwise.
+ */
+function varySourceMaps(res: Response): void {
+  if (res.getHeader('Vary') === 'Authorization') res.setHeader('Vary', `Authorization, ${SOURCE_MAPS_HEADER}`);
+  else res.vary(SOURCE_MAPS_HEADER);
+}
 
 /** The router's settings, the default edit link going to the built-in admin when the request's app mounts one. */
 function settingsFor(req: Request, settings: SourceMapSettings): SourceMapSettings {
@@ -39,7 +48,7 @@ const JSON_UTF8 = 'application/json; charset=utf-8';
  * shape, where Strapi's encoder finds no attribute at the top level (`attributes` is none) and encodes nothing.
  */
 export function sendData(req: Request, res: Response, registry: Registry, ct: ContentType, status: number, data: unknown, meta: Record<string, unknown>, sourceMaps?: SourceMapSettings): void {
-  if (sourceMaps) res.vary(SOURCE_MAPS_HEADER);
+  if (sourceMaps) varySourceMaps(res);
   const body = isV4(req)
     ? { data: toV4(registry, ct.uid, data), meta }
     : { data: sourceMaps && wantsSourceMaps(req) ? encodeSourceMaps(registry, ct.uid, data, settingsFor(req, sourceMaps)) : data, meta };
@@ -57,7 +66,7 @@ export function sendList(req: Request, res: Response, registry: Registry, ct: Co
   const page = storedPageOf(result);
   const app = res.app;
   const encoded = sourceMaps !== undefined && wantsSourceMaps(req);
-  if (sourceMaps) res.vary(SOURCE_MAPS_HEADER);
+  if (sourceMaps) varySourceMaps(res);
   if (!page || encoded || isV4(req) || app.get('json replacer') || app.get('json spaces') || app.get('json escape')) {
     sendData(req, res, registry, ct, 200, result.data, meta, sourceMaps);
     return;
@@ -71,8 +80,35 @@ export function sendList(req: Request, res: Response, registry: Registry, ct: Co
   }
   out.text(`],"meta":${JSON.stringify(meta)}}`);
   capacities.set(write, Math.min(out.length + 1024, 1 << 20));
+  sendJsonBytes(res, 200, out);
+}
+
+/**
+ * Sends one document read by the HTTP routes (findOne, a single type's find): `{ data, meta: {} }`, written
+ * straight from the stored row with its read's writer, with the bytes and headers `sendData` would give, under the
+ * same conditions as {@link sendList}; else formatted and sent by `sendData`.
+ */
+export function sendOne(req: Request, res: Response, registry: Registry, ct: ContentType, stored: StoredDocument, sourceMaps?: SourceMapSettings): void {
+  const app = res.app;
+  const encoded = sourceMaps !== undefined && wantsSourceMaps(req);
+  if (encoded || isV4(req) || app.get('json replacer') || app.get('json spaces') || app.get('json escape')) {
+    sendData(req, res, registry, ct, 200, formatDocument(registry, ct.uid, stored.row, stored.read.query), {}, sourceMaps);
+    return;
+  }
+  if (sourceMaps) varySourceMaps(res);
+  const write = stored.read.writer();
+  const out = new JsonBytes(capacities.get(write) ?? 4096);
+  out.ascii('{"data":');
+  write(stored.row, out);
+  out.ascii(',"meta":{}}');
+  capacities.set(write, Math.min(out.length + 1024, 1 << 20));
+  sendJsonBytes(res, 200, out);
+}
+
+/** Sends JSON written as bytes with `status`, with the headers and bytes `res.json` would give for its text. */
+function sendJsonBytes(res: Response, status: number, out: JsonBytes): void {
   const bytes = out.toBuffer();
-  res.status(200);
+  res.status(status);
   if (res.get('Content-Type')) {
     res.send(bytes.toString('utf8')); // res.send gives the host's type a utf-8 charset, as after res.json
     return;

@@ -58,7 +58,44 @@ const LISTS = [
   '/api/categories?populate=*',
 ];
 
-describe('lists written by compileDocumentBytes', () => {
+/** The query strings of the findOne cases (on articles; on authors with every relation renamed `articles`). */
+const ONE_DOCUMENT_QUERIES = [
+  '',
+  'populate=*',
+  'populate=*&status=draft',
+  'populate=*&locale=fr',
+  'fields=title&populate=localizations&locale=fr',
+  'fields[0]=slug&populate[author][fields][0]=name&populate[categories][fields]=slug',
+  'populate[categories][count]=true',
+  'populate[author][populate][avatar]=true&populate[categories][populate][parent][populate][parent]=true',
+  'populate[blocks][populate]=*&populate[seo][populate]=*',
+];
+
+/**
+ * Gets `url` as the full-access token twice: as the routes write it (compileDocumentBytes), then formatted and
+ * sent by res.json (an identity `json replacer` makes the routes do so, as before); same status 200, bytes and
+ * representation headers, and every row written checked against JSON.stringify(formatDocument(row)).
+ */
+async function expectWrittenAsFormatted(fx: QueryFixture, url: string): Promise<void> {
+  seen.rows = 0;
+  seen.mismatches = [];
+  const get = () => request(fx.app).get(url).set('authorization', `Bearer ${FULL_ACCESS}`);
+  const fast = await get();
+  fx.app.set('json replacer', (_key: string, value: unknown) => value);
+  let slow: request.Response;
+  try {
+    slow = await get();
+  } finally {
+    fx.app.set('json replacer', undefined);
+  }
+  expect([url, fast.status]).toEqual([url, 200]);
+  expect(seen.rows).toBeGreaterThan(0);
+  expect(seen.mismatches).toEqual([]);
+  expect(fast.text).toBe(slow.text);
+  for (const header of ['content-type', 'content-length', 'etag']) expect([header, fast.headers[header]]).toEqual([header, slow.headers[header]]);
+}
+
+describe('answers written by compileDocumentBytes', () => {
   let fx: QueryFixture;
   beforeAll(async () => {
     fx = await seedQueryFixture();
@@ -72,22 +109,21 @@ describe('lists written by compileDocumentBytes', () => {
   });
 
   it.each(LISTS)('gives the bytes and headers of res.json(formatted documents): %s', async (url) => {
-    const get = () => request(fx.app).get(url).set('authorization', `Bearer ${FULL_ACCESS}`);
-    const fast = await get();
-    // An identity `json replacer` makes the route format the documents and call res.json, as before.
-    fx.app.set('json replacer', (_key: string, value: unknown) => value);
-    let slow: request.Response;
-    try {
-      slow = await get();
-    } finally {
-      fx.app.set('json replacer', undefined);
-    }
-    expect(fast.status).toBe(200);
-    expect(seen.rows).toBeGreaterThan(0);
-    expect(seen.mismatches).toEqual([]);
-    expect(fast.text).toBe(slow.text);
-    for (const header of ['content-type', 'content-length', 'etag']) expect([header, fast.headers[header]]).toEqual([header, slow.headers[header]]);
+    await expectWrittenAsFormatted(fx, url);
   });
+
+  // One document (findOne) is written from its stored row too: `{"data":<document>,"meta":{}}`.
+  it.each(ONE_DOCUMENT_QUERIES)('gives the bytes and headers of res.json(the formatted document) for findOne?%s', async (query) => {
+    // a01 and a02 have French localizations, a07 null fields, a27 a draft that differs.
+    for (const key of query.includes('locale=fr') ? ['a01', 'a02'] : ['a01', 'a02', 'a07', 'a27']) await expectWrittenAsFormatted(fx, `/api/articles/${fx.articles[key]}?${query}`);
+  });
+
+  it.each(['', 'populate=*', 'fields=name&populate[articles][fields]=title&populate[articles][populate][categories]=true', 'populate[articles][count]=true'])(
+    'gives the bytes and headers of res.json(the formatted document) for an author?%s',
+    async (query) => {
+      await expectWrittenAsFormatted(fx, `/api/authors/${fx.authors.ann}?${query}`);
+    },
+  );
 
   it('answers HEAD and If-None-Match as Express does', async () => {
     const url = '/api/articles?populate=*';

@@ -154,7 +154,7 @@ function pageResult(page: StoredPage, pagination: PaginationMeta): ListResult {
  * `maxTimeMS` for them all).
  */
 export function findMany(registry: Registry, engine: Engine, ct: ContentType, query: Query, match?: Filter): Promise<FindManyResult> {
-  return withReadBudget(() => readList(registry, engine, ct, query, match));
+  return withReadBudget(engine, () => readList(registry, engine, ct, query, match));
 }
 
 async function readList(registry: Registry, engine: Engine, ct: ContentType, query: Query, match?: Filter): Promise<FindManyResult> {
@@ -197,7 +197,7 @@ export interface StoredDocument {
  * read's writer (the bytes `JSON.stringify` would give of the formatted document), as it writes list pages.
  */
 export function findStoredOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<StoredDocument | null> {
-  return withReadBudget(() => readOne(registry, engine, ct, query, match));
+  return withReadBudget(engine, () => readOne(registry, engine, ct, query, match));
 }
 
 async function readOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<StoredDocument | null> {

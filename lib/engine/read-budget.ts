@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Engine } from './types';
 
 /** The time budget of one read: when its first engine read started (null until then). */
 interface ReadBudget {
@@ -14,10 +15,10 @@ const budgets = new AsyncLocalStorage<ReadBudget>();
  * engine's `maxTimeMS` in all, however many aggregates it runs. Nested calls share the outer budget.
  *
  * @example
- * await withReadBudget(() => findMany(registry, engine, article, query))
+ * await withReadBudget(engine, () => findMany(registry, engine, article, query))
  */
-export function withReadBudget<T>(read: () => Promise<T>): Promise<T> {
-  return budgets.getStore() ? read() : budgets.run({ started: null }, read);
+export function withReadBudget<T>(engine: Pick<Engine, 'readTimeBudget'>, read: () => Promise<T>): Promise<T> {
+  return engine.readTimeBudget !== true || budgets.getStore() ? read() : budgets.run({ started: null }, read);
 }
 
 /**

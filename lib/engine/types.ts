@@ -85,6 +85,13 @@ export interface Engine {
   readonly name: string;
   readonly stats: EngineStats;
   /**
+   * True when the engine limits each read to what is left of a request's time budget (engine/read-budget's
+   * remainingTime: MongoDB's `maxTimeMS`). The document service then runs the reads of one request inside one
+   * budget; an engine without a time limit per read (the memory engine) is spared it, and with it the
+   * AsyncLocalStorage that slows every promise of the process once it runs (Node's async hooks).
+   */
+  readonly readTimeBudget?: boolean;
+  /**
    * Creates collections and indexes; called at start-up (again after a failed start-up). `context.logger` is
    * where the engine reports what the host should know (a database it cannot reach, an index rebuilt).
    */

@@ -1,7 +1,8 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import express from 'express';
 import request from 'supertest';
 import { createContentRouter } from '../../../lib';
-import { mongoEngine, ReadLimitError, remainingTime, withReadBudget } from '../../../lib/engine';
+import { memoryEngine, mongoEngine, ReadLimitError, remainingTime, withReadBudget } from '../../../lib/engine';
 import { DEFAULT_MAX_TIME_MS } from '../../../lib/engine/mongo/read-time-limit';
 import { httpComponents, httpContentTypes } from '../../fixtures/http-model';
 import { fakeConnection } from './fake-connection';
@@ -77,7 +78,7 @@ describe('mongoEngine read limits: one time budget per request (engine/read-budg
     jest.spyOn(Date, 'now').mockImplementation(() => now);
     const { connection, reads } = fakeConnection();
     const engine = mongoEngine({ connection, maxTimeMS: 1000 });
-    const sent = await withReadBudget(async () => {
+    const sent = await withReadBudget(engine, async () => {
       await engine.count('articles', {});
       now += 300;
       await engine.aggregate('articles', []);
@@ -90,7 +91,7 @@ describe('mongoEngine read limits: one time budget per request (engine/read-budg
     expect(sent).toEqual([['count', 1000], ['aggregate', 700], ['find', 50]]);
     // Outside a budget (and in the next one) every read has the whole limit again.
     await engine.count('articles', {});
-    await withReadBudget(() => engine.count('articles', {}));
+    await withReadBudget(engine, () => engine.count('articles', {}));
     expect(reads.options.slice(-2).map((r) => r.options.maxTimeMS)).toEqual([1000, 1000]);
   });
 
@@ -109,6 +110,19 @@ describe('mongoEngine read limits: one time budget per request (engine/read-budg
     const res = await request(express().use('/api', router)).get('/api/gadgets');
     expect(res.status).toBe(200);
     expect(left).toEqual([600]);
+  });
+
+  it('is not kept for an engine without a time limit per read: no AsyncLocalStorage runs for a memory engine GET', async () => {
+    const run = jest.spyOn(AsyncLocalStorage.prototype, 'run');
+    const engine = memoryEngine({ ephemeral: true });
+    const router = createContentRouter({ contentTypes: httpContentTypes, components: httpComponents, engine, auth: { public: { actions: ['api::gadget.gadget.find'] } } });
+    const app = express().use('/api', router);
+    expect((await request(app).get('/api/gadgets')).status).toBe(200);
+    expect(run).not.toHaveBeenCalled();
+    // The budget itself still runs for an engine that asks for it.
+    await withReadBudget({ readTimeBudget: true }, async () => undefined);
+    expect(run).toHaveBeenCalledTimes(1);
+    await engine.close();
   });
 });
 

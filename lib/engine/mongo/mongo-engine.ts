@@ -46,6 +46,8 @@ interface Ready {
 
 class MongoEngine implements Engine {
   readonly name = 'mongo';
+  /** Each read's `maxTimeMS` is what is left of the request's budget (read-time-limit's timeLimitOption). */
+  readonly readTimeBudget = true;
   readonly stats: EngineStats = { aggregate: 0, find: 0, write: 0 };
   /** The session of the running transaction (null inside a transaction run without one). */
   private readonly scope = new AsyncLocalStorage<ClientSession | null>();

@@ -1,6 +1,6 @@
 import { withReadBudget, type AggregateOptions, type Engine, type Filter, type Pipeline } from '../engine';
 import { compileDocumentBytes, formatDocument, type RowWrite } from '../format';
-import { compileFind, compileFindOne, compileFindOnePage, CURSOR_FIELD, readPage } from '../pipeline';
+import { compileFind, compileFindOneParts, compileFindOnePage, CURSOR_FIELD, readPage, type FindOneParts } from '../pipeline';
 import { createIdentityCache, deepFreeze } from '../util/frozen';
 import type { Pagination, Query } from '../query/types';
 import type { ContentType, Registry } from '../schema';
@@ -94,7 +94,33 @@ function compiledRead(registry: Registry, ct: ContentType, query: Query, pipelin
 }
 
 const listReads = createIdentityCache<Query, CompiledRead>();
-const findOnePages = createIdentityCache<Query, CompiledRead>();
+
+/** A one-document read compiled once per query: its page stages' CompiledRead, and its pipeline but the match. */
+interface OneRead {
+  readonly read: CompiledRead;
+  readonly parts: FindOneParts;
+}
+
+const oneReads = createIdentityCache<Query, OneRead>();
+
+/**
+ * The {@link OneRead} of `query`, kept with a frozen query: only the first `$match` (which names the document) is
+ * built per read, the stages after it are the same frozen objects for every read of the query (the memory
+ * engine's planner keeps what it planned for them, execution/planner's keptPosition).
+ */
+function oneReadFor(registry: Registry, ct: ContentType, query: Query): OneRead {
+  const make = (): OneRead => {
+    const frozen = Object.isFrozen(query);
+    const page = compileFindOnePage(registry, ct, query);
+    const read = compiledRead(registry, ct, query, frozen ? deepFreeze(page) : page);
+    const parts = compileFindOneParts(registry, ct, query, read.pipeline);
+    if (!frozen) return { read, parts };
+    // What every read's first `$match` shares (the scope, the filters) is frozen with the rest.
+    deepFreeze(parts.first({}));
+    return { read, parts: { first: parts.first, rest: deepFreeze(parts.rest) } };
+  };
+  return oneReads.get(query, make, (kept) => kept.read.registry === registry && kept.read.ct === ct);
+}
 
 /** `compile()` as a CompiledRead, kept with a frozen query (see {@link CompiledRead}). */
 function compiledFor(cache: typeof listReads, registry: Registry, ct: ContentType, query: Query, compile: () => Pipeline): CompiledRead {
@@ -201,8 +227,8 @@ export function findStoredOne(registry: Registry, engine: Engine, ct: ContentTyp
 }
 
 async function readOne(registry: Registry, engine: Engine, ct: ContentType, query: Query, match: Filter): Promise<StoredDocument | null> {
-  const read = compiledFor(findOnePages, registry, ct, query, () => compileFindOnePage(registry, ct, query));
-  const pipeline = compileFindOne(registry, ct, query, match, read.pipeline);
+  const { read, parts } = oneReadFor(registry, ct, query);
+  const pipeline = [parts.first(match), ...parts.rest];
   const checking = checkBudget(registry, engine, ct, query, true, match);
   if (checking) await checking;
   const rows = await loggedRead(ct.collectionName, pipeline, () => aggregate(engine, ct.collectionName, pipeline, readOptions(query)));

@@ -48,11 +48,19 @@ function both(a: Filter, b: Filter): Filter {
 
 /** The match stages (scope + match + filters, relation filter lookups in between): what the total counts. */
 function matchStages(r: ReadRoot, ct: ContentType, query: Query, match: Filter): Stage[] {
-  const first = both(r.scope, match);
-  if (!query.filters) return [{ $match: first }];
-  const filter = compileFilters(r.ctx, ct, query.filters, r.source);
-  if (filter.lookups.length === 0) return [{ $match: both(first, filter.match) }];
-  return [{ $match: first }, ...filter.lookups, { $match: filter.match }, { $unset: filter.temps }];
+  const parts = matchParts(r, ct, query);
+  return [parts.first(match), ...parts.after];
+}
+
+/**
+ * The match stages of a read in two parts: the first `$match` (the scope, the given match, and the query's
+ * filters when they need no lookup) and the stages after it (relation filters), which do not depend on the match.
+ */
+function matchParts(r: ReadRoot, ct: ContentType, query: Query): { first(match: Filter): Stage; after: Stage[] } {
+  const filter = query.filters ? compileFilters(r.ctx, ct, query.filters, r.source) : undefined;
+  if (!filter) return { first: (match) => ({ $match: both(r.scope, match) }), after: [] };
+  if (filter.lookups.length === 0) return { first: (match) => ({ $match: both(both(r.scope, match), filter.match) }), after: [] };
+  return { first: (match) => ({ $match: both(r.scope, match) }), after: [...filter.lookups, { $match: filter.match }, { $unset: filter.temps }] };
 }
 
 /** The sort stages (relation sort keys, `$sort`) and what to unset once the rows are in order. */
@@ -131,9 +139,31 @@ export function compileFind(registry: Registry, contentType: ContentType, query:
  * const [row] = await engine.aggregate('articles', compileFindOne(registry, article, query, { documentId }));
  */
 export function compileFindOne(registry: Registry, contentType: ContentType, query: Query, match: Filter, page?: Pipeline): Pipeline {
+  const parts = compileFindOneParts(registry, contentType, query, page);
+  return [parts.first(match), ...parts.rest];
+}
+
+/** {@link compileFindOne} in two parts ({@link compileFindOneParts}). */
+export interface FindOneParts {
+  /** The first `$match`: the query's scope and `match` (and its filters when they need no lookup). */
+  first(match: Filter): Stage;
+  /** Every stage after it: they do not depend on the match. */
+  readonly rest: Pipeline;
+}
+
+/**
+ * {@link compileFindOne} for a caller that compiles a query once and reads many documents with it (one per
+ * documentId): `[parts.first(match), ...parts.rest]` is `compileFindOne(registry, contentType, query, match, page)`.
+ *
+ * @example
+ * const parts = compileFindOneParts(registry, article, query);
+ * const pipeline = [parts.first({ documentId }), ...parts.rest];
+ */
+export function compileFindOneParts(registry: Registry, contentType: ContentType, query: Query, page?: Pipeline): FindOneParts {
   const r = readRoot(registry, contentType, query);
   const sort = sortParts(r, contentType, query);
-  return [...matchStages(r, contentType, query, match), ...sort.stages, ...sort.unset, { $limit: 1 }, ...(page ?? pageStages(r, contentType, query))];
+  const match = matchParts(r, contentType, query);
+  return { first: match.first, rest: [...match.after, ...sort.stages, ...sort.unset, { $limit: 1 }, ...(page ?? pageStages(r, contentType, query))] };
 }
 
 /**

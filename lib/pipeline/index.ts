@@ -2,7 +2,7 @@
  * pipeline/: a validated Query AST (+ scope) -> ONE MongoDB aggregation pipeline. Pure: no I/O.
  * See docs/query-compilation.md.
  */
-export { compileFind, compileFindOne, compileFindOnePage, compileFindRows } from './compile-find';
+export { compileFind, compileFindOne, compileFindOneParts, compileFindOnePage, compileFindRows, type FindOneParts } from './compile-find';
 export { compileFilterJoins, type FilterJoinNode } from './compile-filter-joins';
 export { longestArray, mostReferrers, type FanOutStatistic } from './compile-fan-out';
 export { compileJoinCountPlan, compileJoinCountStep, joinCountRows, selectsOneRow, type JoinCountNode, type JoinCountPair, type JoinCountPlan } from './compile-join-count';

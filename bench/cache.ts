@@ -18,40 +18,15 @@
  * BENCH_CONNECTIONS (default 10), BENCH_CACHE_URLS (default 3000), BENCH_MEMORY (0 skips the memory check),
  * BENCH_SPEED (0 skips the measurements at 1,000 articles).
  */
-/* eslint-disable @typescript-eslint/no-require-imports */
-import http, { type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import http from 'node:http';
 import os from 'node:os';
-import express from 'express';
-import { memoryEngine } from '../lib';
 import type { ResponseCache } from '../lib/cache/response-cache';
-import { createBlogApp } from '../examples/blog/app';
-import { loadBlogModel } from '../examples/blog/model';
-import { load, mainThreadCpu, type LoadOptions, type LoadResult } from './load';
+import { blogLoadOptions, close, envNumber, startCeiling, startSeededBlog } from './blog-server';
+import { load, type LoadOptions, type LoadRequest, type LoadResult } from './load';
 import { median } from './report';
-import { seedBlog } from './seed-blog';
+import { docId, random } from './seed-blog';
 
-type Request = { method: string; path: string; body?: string; headers?: Record<string, string> };
-type Autocannon = (options: Record<string, unknown>) => Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number }>;
-const autocannon = require('autocannon') as Autocannon;
-
-const num = (name: string, fallback: number): number => {
-  const value = Number(process.env[name] ?? fallback);
-  return Number.isFinite(value) && value >= 0 ? value : fallback;
-};
-const docId = (prefix: string, n: number): string => `${prefix}-${n.toString(36).padStart(6, '0')}`;
 const MAX_BYTES = 64 * 1024 * 1024; // examples/blog/app.ts with RESPONSE_CACHE=1
-
-/** A deterministic generator (mulberry32): the same URLs on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** 200 distinct read URLs over every type of the blog, for 1,000 articles, 10,000 authors, 1,000 categories. */
 function readUrls(rnd: () => number): string[] {
@@ -68,16 +43,16 @@ function readUrls(rnd: () => number): string[] {
 }
 
 /** The mixed workload: 200 requests, one write after every 9 reads (180 reads of `urls`, 20 writes). */
-function mixedRequests(urls: readonly string[], rnd: () => number): Request[] {
+function mixedRequests(urls: readonly string[], rnd: () => number): LoadRequest[] {
   const json = { 'content-type': 'application/json' };
-  const write = (i: number): Request => {
+  const write = (i: number): LoadRequest => {
     const kind = i % 3;
     if (kind === 0) return { method: 'PUT', path: `/api/articles/${docId('article', 1 + Math.floor(rnd() * 1000))}`, headers: json, body: JSON.stringify({ data: { title: 'Edited [<id>]' } }) };
     if (kind === 1) return { method: 'PUT', path: `/api/authors/${docId('author', 1 + Math.floor(rnd() * 10_000))}`, headers: json, body: JSON.stringify({ data: { bio: 'Edited [<id>]' } }) };
     return { method: 'PUT', path: `/api/categories/${docId('category', 1 + Math.floor(rnd() * 1000))}`, headers: json, body: JSON.stringify({ data: { description: 'Edited [<id>]' } }) };
   };
   const order = urls.map((u) => ({ u, k: rnd() })).sort((a, b) => a.k - b.k).map((x) => x.u).slice(0, 180);
-  const out: Request[] = [];
+  const out: LoadRequest[] = [];
   order.forEach((path, i) => {
     out.push({ method: 'GET', path });
     if (i % 9 === 8) out.push(write(out.length));
@@ -85,40 +60,21 @@ function mixedRequests(urls: readonly string[], rnd: () => number): Request[] {
   return out;
 }
 
-async function listen(app: express.Express): Promise<{ server: Server; base: string }> {
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-const close = (server: Server): Promise<void> => new Promise((resolve) => server.close(() => resolve()));
-
 /** The example app seeded with `articles`, with the response cache or without, and the GETs it answered. */
 async function blogApp(articles: number, cached: boolean) {
-  const previous = process.env.RESPONSE_CACHE;
-  process.env.RESPONSE_CACHE = cached ? '1' : '0';
-  const engine = memoryEngine({ ephemeral: true });
-  const blog = await createBlogApp({ seed: false, engine });
-  if (previous === undefined) delete process.env.RESPONSE_CACHE;
-  else process.env.RESPONSE_CACHE = previous;
-  await seedBlog(engine, { articles, authors: 10_000, categories: 1_000, files: 100 });
-  const app = await listen(blog.app);
+  const app = await startSeededBlog(articles, { responseCache: cached });
   const gets = { count: 0 };
   app.server.on('request', (req: { method?: string }) => {
     if (req.method === 'GET') gets.count++;
   });
-  return { ...app, blog, gets };
+  return { ...app, gets };
 }
 
-async function mixed(base: string, requests: Request[], options: LoadOptions): Promise<LoadResult> {
-  const run = (duration: number) => autocannon({ url: base, connections: options.connections, duration, headers: options.headers, requests, idReplacement: true, workers: 1 });
-  if (options.warmup > 0) await run(options.warmup);
-  const before = mainThreadCpu();
-  const r = await run(options.duration);
-  const after = mainThreadCpu();
-  if (r.non2xx + r.errors + r.timeouts > 0) console.log(`  mixed: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
-  const cpu = before !== undefined && after !== undefined && r.requests.total > 0 ? (after - before) / r.requests.total : undefined;
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, failures: r.non2xx + r.errors + r.timeouts, ...(cpu === undefined ? {} : { cpu }) };
+/** The mixed workload on `base`: `requests` in a loop on each connection. */
+async function mixed(base: string, requests: LoadRequest[], options: LoadOptions): Promise<LoadResult> {
+  const r = await load(base, options, requests);
+  if (r.failures > 0) console.log(`  mixed: ${r.failures} failed (non-2xx, errors, timeouts)`);
+  return r;
 }
 
 async function speed(options: LoadOptions, rounds: number): Promise<void> {
@@ -134,12 +90,7 @@ async function speed(options: LoadOptions, rounds: number): Promise<void> {
     http.get(cached.base + listPath, { headers: { ...options.headers, 'if-none-match': etag } }, (res) => resolve(res.resume().statusCode!)).on('error', reject);
   });
   if (second !== 304 || cached.blog.router.responseCache?.hits !== 1) throw new Error(`expected a 304 from the cache, got ${second} (hits ${cached.blog.router.responseCache?.hits})`);
-  const bare = express();
-  bare.disable('x-powered-by');
-  bare.get('/ceiling', (_req, res) => {
-    res.type('application/json').send(body);
-  });
-  const ceilingApp = await listen(bare);
+  const ceilingApp = await startCeiling(body);
   const requests = mixedRequests(readUrls(random(7)), random(11));
   const figures = new Map<string, number[]>();
   const note = (name: string, value: number | undefined): void => {
@@ -231,17 +182,11 @@ async function memoryCheck(headers: Record<string, string>, urls: number): Promi
 }
 
 async function main(): Promise<void> {
-  const token = loadBlogModel().permissions.apiTokens.find((t) => t.type === 'full-access')!.accessKey;
-  const options: LoadOptions = {
-    connections: num('BENCH_CONNECTIONS', 10),
-    warmup: num('BENCH_WARMUP', 1),
-    duration: num('BENCH_DURATION', 5),
-    headers: { authorization: `Bearer ${token}` },
-  };
-  const rounds = Math.max(1, Math.round(num('BENCH_ROUNDS', 3)));
+  const options = blogLoadOptions();
+  const rounds = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 3)));
   console.log(`bench:cache: node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown cpu'} x${os.cpus().length}, ${options.connections} connections, ${rounds} rounds of ${options.duration} s`);
   if (process.env.BENCH_SPEED !== '0') await speed(options, rounds);
-  if (process.env.BENCH_MEMORY !== '0') await memoryCheck(options.headers, num('BENCH_CACHE_URLS', 3000));
+  if (process.env.BENCH_MEMORY !== '0') await memoryCheck(options.headers, envNumber('BENCH_CACHE_URLS', 3000));
 }
 
 main().catch((error: unknown) => {

@@ -31,6 +31,17 @@ type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult
 /** autocannon ships no type declarations; this is the part of its API the bench uses. */
 const autocannon = require('autocannon') as Autocannon;
 
+/**
+ * One request of a sequence each connection sends in a loop (autocannon's `requests`); `[<id>]` in its path or
+ * body becomes a fresh id on every send.
+ */
+export interface LoadRequest {
+  method: string;
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
 /** How a URL is loaded: connections, seconds of warm-up and of measurement, request headers. */
 export interface LoadOptions {
   connections: number;
@@ -41,13 +52,15 @@ export interface LoadOptions {
 
 /**
  * Loads `url` with autocannon in a worker thread (so the load generator does not share the server's event
- * loop): a warm-up run whose figures are dropped, then the measured run.
+ * loop): a warm-up run whose figures are dropped, then the measured run. With `requests`, each connection sends
+ * them in a loop, on `url` as the base.
  *
  * @example
  * const r = await load('http://127.0.0.1:4000/api/articles', { connections: 10, warmup: 1, duration: 5, headers: {} });
  */
-export async function load(url: string, options: LoadOptions): Promise<LoadResult> {
-  const run = (duration: number) => autocannon({ url, connections: options.connections, duration, headers: options.headers, workers: 1 });
+export async function load(url: string, options: LoadOptions, requests?: readonly LoadRequest[]): Promise<LoadResult> {
+  const sequence = requests ? { requests, idReplacement: true } : {};
+  const run = (duration: number) => autocannon({ url, connections: options.connections, duration, headers: options.headers, workers: 1, ...sequence });
   if (options.warmup > 0) await run(options.warmup);
   const before = mainThreadCpu();
   const r = await run(options.duration);

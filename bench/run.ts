@@ -12,30 +12,11 @@
  * BENCH_WARMUP (default 1), BENCH_CONNECTIONS (default 10), BENCH_SIZES (article counts, default
  * "1000,100000").
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import express from 'express';
-import { memoryEngine } from '../lib';
-import { createBlogApp } from '../examples/blog/app';
-import { loadBlogModel } from '../examples/blog/model';
+import { blogLoadOptions, close, envNumber, startCeiling, startSeededBlog } from './blog-server';
 import { load, type LoadOptions, type LoadResult } from './load';
 import { formatSize, formatSlowdown, type RoundResult, type SizeResult } from './report';
 import { CEILING_OF, SCENARIOS } from './scenarios';
-import { seedBlog } from './seed-blog';
-
-const num = (name: string, fallback: number): number => {
-  const value = Number(process.env[name] ?? fallback);
-  return Number.isFinite(value) && value >= 0 ? value : fallback;
-};
-
-async function listen(app: express.Express): Promise<{ server: Server; base: string }> {
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-const close = (server: Server): Promise<void> => new Promise((resolve) => server.close(() => resolve()));
 
 async function fetchOk(url: string, headers: Record<string, string>): Promise<Buffer> {
   const res = await fetch(url, { headers });
@@ -45,27 +26,18 @@ async function fetchOk(url: string, headers: Record<string, string>): Promise<Bu
 }
 
 async function benchSize(articles: number, rounds: number, options: LoadOptions): Promise<SizeResult> {
-  const engine = memoryEngine({ ephemeral: true });
-  const blog = await createBlogApp({ seed: false, engine });
-  const started = Date.now();
-  const data = await seedBlog(engine, { articles, authors: 10_000, categories: 1_000, files: 100 });
-  console.log(`\nseeded ${articles} articles (2 rows each), 10000 authors, 1000 categories in ${Date.now() - started} ms`);
-  const app = await listen(blog.app);
+  const app = await startSeededBlog(articles);
+  console.log(`\nseeded ${articles} articles (2 rows each), 10000 authors, 1000 categories in ${app.seedMs} ms`);
   const urls = new Map<string, string>();
   let ceilingBytes: Buffer | undefined;
   for (const s of SCENARIOS) {
-    const url = app.base + s.path(data);
+    const url = app.base + s.path(app.data);
     const body = await fetchOk(url, options.headers);
     if (s.name === CEILING_OF) ceilingBytes = body;
     urls.set(s.name, url);
     console.log(`  ${s.name}: ${body.length} bytes`);
   }
-  const bare = express();
-  bare.disable('x-powered-by');
-  bare.get('/ceiling', (_req, res) => {
-    res.type('application/json').send(ceilingBytes);
-  });
-  const ceilingApp = await listen(bare);
+  const ceilingApp = await startCeiling(ceilingBytes ?? Buffer.alloc(0));
   const results: RoundResult[] = [];
   for (let round = 1; round <= rounds; round++) {
     const ceiling = await load(`${ceilingApp.base}/ceiling`, options);
@@ -77,20 +49,14 @@ async function benchSize(articles: number, rounds: number, options: LoadOptions)
   }
   await close(ceilingApp.server);
   await close(app.server);
-  await blog.close();
+  await app.blog.close();
   return { articles, rounds: results };
 }
 
 async function main(): Promise<void> {
-  const token = loadBlogModel().permissions.apiTokens.find((t) => t.type === 'full-access')!.accessKey;
-  const options: LoadOptions = {
-    connections: num('BENCH_CONNECTIONS', 10),
-    warmup: num('BENCH_WARMUP', 1),
-    duration: num('BENCH_DURATION', 5),
-    headers: { authorization: `Bearer ${token}` },
-  };
+  const options = blogLoadOptions();
   const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
-  const rounds = Math.max(1, Math.round(num('BENCH_ROUNDS', 3)));
+  const rounds = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 3)));
   console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown cpu'} x${os.cpus().length}, ${options.connections} connections, ${rounds} rounds of ${options.duration} s per scenario`);
   const results: SizeResult[] = [];
   for (const size of sizes) results.push(await benchSize(size, rounds, options));

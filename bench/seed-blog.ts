@@ -19,10 +19,10 @@ export interface SeededData {
 const STAMP = '2026-01-01T00:00:00.000Z';
 
 /** A deterministic documentId per type and number (any string is a valid documentId, docs/storage-model.md). */
-const docId = (prefix: string, n: number): string => `${prefix}-${n.toString(36).padStart(6, '0')}`;
+export const docId = (prefix: string, n: number): string => `${prefix}-${n.toString(36).padStart(6, '0')}`;
 
 /** A small deterministic pseudo-random generator (mulberry32), so both sizes see the same shape of data. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed;
   return () => {
     a = (a + 0x6d2b79f5) | 0;

@@ -1,8 +1,8 @@
-// The built-in admin (dist/admin) in a real browser: Debian's chromium driven by playwright-core (browser
-// downloads do not work here; CHROMIUM_PATH moves it). `npm run e2e:admin` builds the admin first. The server is
-// admin/e2e/test-server.ts: the blog example app with createAdmin at /admin and two users: `editor` (a Chief editor
-// role made through the REST API: everything) and `author` (the example's own Editor role: no delete). Every change
-// made in the browser is checked through the REST API with the full-access token.
+// The built-in admin (dist/admin) in a real browser: Debian's chromium driven by playwright-core, launched by
+// scripts/e2e-browser.mjs (shared with the admin example's test). `npm run e2e:admin` builds the admin first. The
+// server is admin/e2e/test-server.ts: the blog example app with createAdmin at /admin and two users: `editor` (a
+// Chief editor role made through the REST API: everything) and `author` (the example's own Editor role: no
+// delete). Every change made in the browser is checked through the REST API with the full-access token.
 // Screenshots go to docs/images/admin-builtin-*.png (docs/admin.md shows them).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,11 +12,11 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
+import { openBrowser } from '../../scripts/e2e-browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
 const shots = path.join(repoRoot, 'docs/images');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'Password-1234';
 
 let server;
@@ -26,9 +26,9 @@ let everyTypeToken;
 let browser;
 let page;
 /** Uncaught errors and console errors of the page: the last test expects none. */
-const browserErrors = [];
-/** Failed requests of the page (status, method, path): the last test expects only the deliberate ones. */
-const failedRequests = [];
+let browserErrors;
+/** Failed requests of the page (status, method, path, body): the last test expects only the deliberate ones. */
+let failedRequests;
 
 async function rest(pathAndQuery, init = {}) {
   const res = await fetch(`${baseUrl}/api${pathAndQuery}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
@@ -79,20 +79,7 @@ before(async () => {
   });
   ({ url: baseUrl, token, everyTypeToken } = JSON.parse(first));
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    // This machine's network is closed: without these, chromium keeps trying to reach Google's services.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (error) => browserErrors.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) browserErrors.push(`console error: ${message.text()}`);
-  });
-  page.on('response', async (response) => {
-    if (response.status() >= 400) failedRequests.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname} ${(await response.text().catch(() => '')).slice(0, 300)}`);
-  });
+  ({ browser, page, browserErrors, failedRequests } = await openBrowser(chromium, { responseBodies: true }));
 });
 
 after(async () => {

@@ -1,5 +1,7 @@
 // The model the admin renders, as the router's model endpoint describes it (GET <apiUrl>/content-router/model,
 // see docs/admin.md). Nothing here knows a particular model: every view is derived from these declarations.
+// The permissions and the caller are the server's own types (type-only imports: nothing of lib/ is bundled).
+import type { ContentTypePermissions as ServedPermissions, ModelCaller } from '../../lib/http/describe-model';
 
 export interface Attribute {
   type: string;
@@ -28,16 +30,11 @@ export interface Attribute {
 
 export type Attributes = Record<string, Attribute>;
 
-export interface ContentTypePermissions {
-  find: boolean;
-  findOne: boolean;
-  create: boolean;
-  update: boolean;
-  delete: boolean;
-  publish: boolean;
-  /** Reading drafts (`?status=draft`); absent: assumed with `find`. */
-  readDrafts?: boolean;
-}
+/**
+ * What the caller may do with one content type, as the server declares it. `readDrafts` stays optional here: a
+ * server older than that field omits it, and `ModelIndex.readsDrafts` then assumes it with `find`/`findOne`.
+ */
+export type ContentTypePermissions = Omit<ServedPermissions, 'readDrafts'> & Partial<Pick<ServedPermissions, 'readDrafts'>>;
 
 export interface ContentType {
   uid: string;
@@ -73,20 +70,13 @@ export interface MediaPermissions {
   destroy: boolean;
 }
 
-export type Caller =
-  | null
-  | { kind: 'user'; id: number; username: string; email: string; role: { name: string; type: string } | null }
-  | { kind: 'token'; type: string }
-  /** A caller the host's `auth.resolve` recognised (its `subject`). */
-  | { kind: 'host'; subject: string }
-  | { kind: string; [key: string]: unknown };
-
 export interface Model {
   contentTypes: ContentType[];
   components: Component[];
   locales: Locale[];
   media: MediaPermissions;
-  caller: Caller;
+  /** Who asked: a user, an API token, the host's own caller (its `auth.resolve` subject), or nobody (Public). */
+  caller: ModelCaller;
 }
 
 /** The resource name of the media library (`/upload/files`). */

@@ -1,9 +1,6 @@
-import express from 'express';
 import request from 'supertest';
-import { createContentRouter, type ContentRouter } from '../../../lib';
-import { api, ids } from '../../fixtures/relations-model';
-import { everyActionPublic } from '../../helpers/every-action';
-import { testEngine } from '../../helpers/test-engine';
+import type { ContentRouter } from '../../../lib';
+import { collection, createModelApp, shelvesContentTypes, type Api, type Body } from '../../fixtures/relations-model';
 import { bearer, createUsersApp, FULL, registerUser } from '../users/users-helpers';
 
 /**
@@ -11,31 +8,6 @@ import { bearer, createUsersApp, FULL, registerUser } from '../users/users-helpe
  * localized type (Strapi never shares a relation across locales) and the publish of the `mappedBy` side's document
  * (its published links are rebuilt from the draft's, as Strapi's publish does), the users a role deletion moves.
  */
-type Body = Record<string, unknown>;
-
-async function appOf(types: unknown[], i18n = false): Promise<{ http: ReturnType<typeof api>; router: ContentRouter }> {
-  const router = createContentRouter({
-    contentTypes: types as never,
-    engine: testEngine(),
-    upload: false,
-    auth: everyActionPublic(types as never),
-    ...(i18n ? { i18n: { locales: ['en', 'fr'], defaultLocale: 'en' } } : {}),
-  });
-  const app = express();
-  app.use('/api', router);
-  await router.ready;
-  return { http: api(app), router };
-}
-
-const collection = (singular: string, plural: string, attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  kind: 'collectionType',
-  collectionName: plural,
-  info: { singularName: singular, pluralName: plural, displayName: singular },
-  options: { draftAndPublish: false },
-  attributes,
-  ...extra,
-});
-
 describe('a relation marked non-localized on a localized type', () => {
   const types = [
     collection('person', 'people', { name: { type: 'string' }, notes: { type: 'relation', relation: 'oneToMany', target: 'api::note.note', mappedBy: 'owner' } }),
@@ -51,12 +23,12 @@ describe('a relation marked non-localized on a localized type', () => {
   ];
 
   it('is kept per locale, as Strapi 5 keeps every relation: never copied into the other locales, so never unplaced there', async () => {
-    const { http } = await appOf(types, true);
+    const { http } = await createModelApp(types, { i18n: { locales: ['en', 'fr'], defaultLocale: 'en' } });
     const [p, p2] = [await http.create('people', { name: 'p' }), await http.create('people', { name: 'p2' })];
     const n0 = await http.create('notes', { title: 'n0', owner: p2 });
     const n1 = await http.create('notes', { title: 'n1', owner: p });
     await http.put(`/api/notes/${n1}?locale=fr`, { title: 'n1 fr' });
-    const owner = async (locale: string) => ids(((await http.get(`/api/notes/${n1}?locale=${locale}&populate=owner`)).data as Body).owner);
+    const owner = async (locale: string) => http.related(`/api/notes/${n1}?locale=${locale}&populate=owner`, 'owner');
     expect(await owner('fr')).toBeNull();
     await http.put(`/api/notes/${n1}?locale=fr`, { owner: p });
     await http.put(`/api/notes/${n1}`, { owner: p2 });
@@ -72,17 +44,15 @@ describe('a relation marked non-localized on a localized type', () => {
 describe('publishing or discarding the document of a mappedBy side whose owners have draft & publish', () => {
   const dp = { options: { draftAndPublish: true } };
   const types = [
-    collection('shelf', 'shelves', { name: { type: 'string' }, items: { type: 'relation', relation: 'oneToMany', target: 'api::item.item', mappedBy: 'shelf' } }, dp),
-    collection('item', 'items', { title: { type: 'string' }, shelf: { type: 'relation', relation: 'manyToOne', target: 'api::shelf.shelf', inversedBy: 'items' } }, dp),
+    ...shelvesContentTypes,
     collection('box', 'boxes', { name: { type: 'string' }, cards: { type: 'relation', relation: 'manyToMany', target: 'api::card.card', mappedBy: 'boxes' } }, dp),
     collection('card', 'cards', { title: { type: 'string' }, boxes: { type: 'relation', relation: 'manyToMany', target: 'api::box.box', inversedBy: 'cards' } }, dp),
   ];
-  let http: ReturnType<typeof api>;
+  let http: Api;
   let router: ContentRouter;
   beforeEach(async () => {
-    ({ http, router } = await appOf(types));
+    ({ http, router } = await createModelApp(types));
   });
-  const list = async (url: string, name: string) => ids(((await http.get(url)).data as Body)[name]);
 
   it('publish: the published side gets the draft\'s links (to published owners only) in the draft\'s order', async () => {
     const s = await http.create('shelves', { name: 's' });
@@ -92,13 +62,13 @@ describe('publishing or discarding the document of a mappedBy side whose owners 
     // Draft-only writes on the items: the draft side is now [i2, i3, i5, i4], the published one [i1, i2, i3].
     await http.put(`/api/items/${i1}?status=draft`, { shelf: null });
     await http.put(`/api/items/${i4}?status=draft`, { shelf: s });
-    expect(await list(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i2, i3, i5, i4]);
-    expect(await list(`/api/shelves/${s}?populate=items`, 'items')).toEqual([i1, i2, i3]);
+    expect(await http.related(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i2, i3, i5, i4]);
+    expect(await http.related(`/api/shelves/${s}?populate=items`, 'items')).toEqual([i1, i2, i3]);
     await http.put(`/api/shelves/${s}`, { name: 's published' });
-    expect(await list(`/api/shelves/${s}?populate=items`, 'items')).toEqual([i2, i3, i4]);
-    expect(await list(`/api/items/${i1}?populate=shelf`, 'shelf')).toBeNull();
-    expect(await list(`/api/items/${i4}?populate=shelf`, 'shelf')).toBe(s);
-    expect(await list(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i2, i3, i5, i4]);
+    expect(await http.related(`/api/shelves/${s}?populate=items`, 'items')).toEqual([i2, i3, i4]);
+    expect(await http.related(`/api/items/${i1}?populate=shelf`, 'shelf')).toBeNull();
+    expect(await http.related(`/api/items/${i4}?populate=shelf`, 'shelf')).toBe(s);
+    expect(await http.related(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i2, i3, i5, i4]);
   });
 
   it('publish, manyToMany: the draft\'s links are added, in its order, and the published links it dropped are kept after them', async () => {
@@ -110,22 +80,22 @@ describe('publishing or discarding the document of a mappedBy side whose owners 
     await http.put(`/api/cards/${c3}?status=draft`, { boxes: [b] });
     await http.put(`/api/cards/${c1}?status=draft`, { boxes: { connect: [{ documentId: b, position: { end: true } }] } });
     await http.put(`/api/boxes/${b}`, { name: 'b published' });
-    expect(await list(`/api/boxes/${b}?populate=cards`, 'cards')).toEqual([c1, c3, c2]);
-    expect(await list(`/api/cards/${c1}?populate=boxes`, 'boxes')).toEqual([other, b]);
-    expect(await list(`/api/cards/${c2}?populate=boxes`, 'boxes')).toEqual([b]);
-    expect(await list(`/api/cards/${c3}?populate=boxes`, 'boxes')).toEqual([b]);
+    expect(await http.related(`/api/boxes/${b}?populate=cards`, 'cards')).toEqual([c1, c3, c2]);
+    expect(await http.related(`/api/cards/${c1}?populate=boxes`, 'boxes')).toEqual([other, b]);
+    expect(await http.related(`/api/cards/${c2}?populate=boxes`, 'boxes')).toEqual([b]);
+    expect(await http.related(`/api/cards/${c3}?populate=boxes`, 'boxes')).toEqual([b]);
   });
 
   it('a draft-only write from the mappedBy side changes the draft side only; publishing carries it over', async () => {
     const s = await http.create('shelves', { name: 's' });
     const [i1, i2, i3] = [await http.create('items', { title: 'i1', shelf: s }), await http.create('items', { title: 'i2' }), await http.create('items', { title: 'i3', shelf: s })];
     await http.put(`/api/shelves/${s}?status=draft`, { items: { connect: [{ documentId: i2, position: { start: true } }], disconnect: [i3] } });
-    expect(await list(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i2, i1]);
-    expect(await list(`/api/shelves/${s}?populate=items`, 'items')).toEqual([i1, i3]);
-    expect(await list(`/api/items/${i2}?populate=shelf`, 'shelf')).toBeNull();
+    expect(await http.related(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i2, i1]);
+    expect(await http.related(`/api/shelves/${s}?populate=items`, 'items')).toEqual([i1, i3]);
+    expect(await http.related(`/api/items/${i2}?populate=shelf`, 'shelf')).toBeNull();
     await http.put(`/api/shelves/${s}`, {});
-    expect(await list(`/api/shelves/${s}?populate=items`, 'items')).toEqual([i2, i1]);
-    expect(await list(`/api/items/${i3}?populate=shelf`, 'shelf')).toBeNull();
+    expect(await http.related(`/api/shelves/${s}?populate=items`, 'items')).toEqual([i2, i1]);
+    expect(await http.related(`/api/items/${i3}?populate=shelf`, 'shelf')).toBeNull();
   });
 
   it('discard: the draft side gets the published side\'s links and order back', async () => {
@@ -133,10 +103,10 @@ describe('publishing or discarding the document of a mappedBy side whose owners 
     const [i1, i2] = [await http.create('items', { title: 'i1', shelf: s }), await http.create('items', { title: 'i2', shelf: s })];
     await http.put(`/api/items/${i1}?status=draft`, { shelf: null });
     await http.put(`/api/shelves/${s}?status=draft`, { name: 's draft' });
-    expect(await list(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i2]);
+    expect(await http.related(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i2]);
     await router.documents('api::shelf.shelf').discardDraft(s);
-    expect(await list(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i1, i2]);
-    expect(await list(`/api/items/${i1}?status=draft&populate=shelf`, 'shelf')).toBe(s);
+    expect(await http.related(`/api/shelves/${s}?status=draft&populate=items`, 'items')).toEqual([i1, i2]);
+    expect(await http.related(`/api/items/${i1}?status=draft&populate=shelf`, 'shelf')).toBe(s);
   });
 });
 

@@ -1,26 +1,19 @@
-import express from 'express';
-import { createContentRouter, type ContentRouter } from '../../../lib';
-import { api, createRelationsApp, ids, UID } from '../../fixtures/relations-model';
-import { everyActionPublic } from '../../helpers/every-action';
-import { testEngine } from '../../helpers/test-engine';
+import type { ContentRouter } from '../../../lib';
+import { createModelApp, createRelationsApp, shelvesContentTypes, UID, type Api, type Body } from '../../fixtures/relations-model';
 
 /**
  * The order of a to-many `mappedBy` side (writer.posts of post.writer, tag.posts of post.tags, tag.children of
  * tag.parent) is kept as Strapi keeps it (its inverse order column): positions from that side, appends at the end
  * from either side, `set`, disconnects, publish and discard, locales, deletes.
  */
-type Body = Record<string, unknown>;
-let app: express.Express;
 let router: ContentRouter;
-let http: ReturnType<typeof api>;
+let http: Api;
 
 beforeEach(async () => {
-  ({ app, router } = await createRelationsApp());
-  http = api(app);
+  ({ router, http } = await createRelationsApp());
 });
 
-const list = async (url: string, name: string): Promise<unknown> => ids(((await http.get(url)).data as Body)[name]);
-const posts = (writer: string, query = '') => list(`/api/writers/${writer}?populate=posts${query}`, 'posts');
+const posts = (writer: string, query = '') => http.related(`/api/writers/${writer}?populate=posts${query}`, 'posts');
 const titles = async (url: string, name: string): Promise<string[]> =>
   (((await http.get(url)).data as Body)[name] as Body[]).map((p) => p.title as string);
 
@@ -89,12 +82,12 @@ describe('the order of a mappedBy side', () => {
     const p2 = await http.create('posts', { title: 'p2', tags: [b, a] });
     await http.put(`/api/tags/${b}`, { posts: { set: [p2, p1] } });
     const p3 = await http.create('posts', { title: 'p3', tags: [b] });
-    expect(await list(`/api/tags/${b}?populate=posts`, 'posts')).toEqual([p2, p1, p3]);
-    expect(await list(`/api/tags/${a}?populate=posts`, 'posts')).toEqual([p1, p2]);
+    expect(await http.related(`/api/tags/${b}?populate=posts`, 'posts')).toEqual([p2, p1, p3]);
+    expect(await http.related(`/api/tags/${a}?populate=posts`, 'posts')).toEqual([p1, p2]);
     await http.put(`/api/tags/${a}`, { posts: { connect: [{ documentId: p2, position: { start: true } }] } });
-    expect(await list(`/api/tags/${a}?populate=posts`, 'posts')).toEqual([p2, p1]);
-    expect(await list(`/api/tags/${b}?populate=posts`, 'posts')).toEqual([p2, p1, p3]);
-    expect(await list(`/api/posts/${p2}?populate=tags`, 'tags')).toEqual([b, a]);
+    expect(await http.related(`/api/tags/${a}?populate=posts`, 'posts')).toEqual([p2, p1]);
+    expect(await http.related(`/api/tags/${b}?populate=posts`, 'posts')).toEqual([p2, p1, p3]);
+    expect(await http.related(`/api/posts/${p2}?populate=tags`, 'tags')).toEqual([b, a]);
   });
 
   it('self relation: tag.children keeps the order given from the parent', async () => {
@@ -102,7 +95,7 @@ describe('the order of a mappedBy side', () => {
     const c1 = await http.create('tags', { name: 'c1', parent });
     const c2 = await http.create('tags', { name: 'c2', parent });
     await http.put(`/api/tags/${parent}`, { children: { connect: [{ documentId: c2, position: { before: c1 } }] } });
-    expect(await list(`/api/tags/${parent}?populate=children`, 'children')).toEqual([c2, c1]);
+    expect(await http.related(`/api/tags/${parent}?populate=children`, 'children')).toEqual([c2, c1]);
   });
 
   it('a republished post keeps its place on the published side; a discarded draft keeps its place on the draft side', async () => {
@@ -142,17 +135,17 @@ describe('the order of a mappedBy side', () => {
   it('a populate sort replaces the kept order', async () => {
     const { w, p } = await writerWithPosts();
     await http.put(`/api/writers/${w}`, { posts: { set: [p[2]!, p[0]!, p[1]!] } });
-    expect(await list(`/api/writers/${w}?populate[posts][sort]=title:asc`, 'posts')).toEqual(p);
+    expect(await http.related(`/api/writers/${w}?populate[posts][sort]=title:asc`, 'posts')).toEqual(p);
   });
 
   it('a populate page of a mappedBy side is a page of the kept order', async () => {
     const { w, p } = await writerWithPosts();
     await http.put(`/api/writers/${w}`, { posts: { set: [p[2]!, p[0]!, p[1]!] } });
-    expect(await list(`/api/writers/${w}?populate[posts][start]=1&populate[posts][limit]=1`, 'posts')).toEqual([p[0]]);
+    expect(await http.related(`/api/writers/${w}?populate[posts][start]=1&populate[posts][limit]=1`, 'posts')).toEqual([p[0]]);
     const [a, b] = [await http.create('tags', { name: 'a' }), await http.create('tags', { name: 'b' })];
     await http.put(`/api/tags/${a}`, { posts: [p[1]!, p[2]!, p[0]!] });
-    expect(await list(`/api/tags/${a}?populate[posts][start]=0&populate[posts][limit]=2`, 'posts')).toEqual([p[1], p[2]]);
-    expect(await list(`/api/tags/${b}?populate[posts][limit]=2`, 'posts')).toEqual([]);
+    expect(await http.related(`/api/tags/${a}?populate[posts][start]=0&populate[posts][limit]=2`, 'posts')).toEqual([p[1], p[2]]);
+    expect(await http.related(`/api/tags/${b}?populate[posts][limit]=2`, 'posts')).toEqual([]);
   });
 
   it('rows stored before positions were kept list by row id, and new links go after them', async () => {
@@ -162,36 +155,20 @@ describe('the order of a mappedBy side', () => {
     await http.put(`/api/writers/${w}`, { posts: { set: [p[2]!, p[1]!, p[0]!] } });
     await router.engine.updateMany('posts', {}, { $unset: { _inverseOrder: '' } });
     expect(await posts(w)).toEqual(p);
-    expect(await list(`/api/tags/${tag}?populate=posts`, 'posts')).toEqual([p[0], p[2]]);
+    expect(await http.related(`/api/tags/${tag}?populate=posts`, 'posts')).toEqual([p[0], p[2]]);
     const p4 = await http.create('posts', { title: 'p4', writer: w, tags: [tag] });
     expect(await posts(w)).toEqual([...p, p4]);
-    expect(await list(`/api/tags/${tag}?populate=posts`, 'posts')).toEqual([p[0], p[2], p4]);
+    expect(await http.related(`/api/tags/${tag}?populate=posts`, 'posts')).toEqual([p[0], p[2], p4]);
   });
 });
 
 describe('the order of a mappedBy side whose both types have draft & publish', () => {
-  const dp = { options: { draftAndPublish: true } };
-  const types = [
-    { kind: 'collectionType', collectionName: 'shelves', info: { singularName: 'shelf', pluralName: 'shelves', displayName: 'shelf' }, ...dp, attributes: {
-      name: { type: 'string' },
-      items: { type: 'relation', relation: 'oneToMany', target: 'api::item.item', mappedBy: 'shelf' },
-    } },
-    { kind: 'collectionType', collectionName: 'items', info: { singularName: 'item', pluralName: 'items', displayName: 'item' }, ...dp, attributes: {
-      title: { type: 'string' },
-      shelf: { type: 'relation', relation: 'manyToOne', target: 'api::shelf.shelf', inversedBy: 'items' },
-    } },
-  ];
-  let shelves: ReturnType<typeof api>;
+  let shelves: Api;
   let engine: ContentRouter['engine'];
   beforeEach(async () => {
-    const r = createContentRouter({ contentTypes: types as never, engine: testEngine(), upload: false, auth: everyActionPublic(types as never) });
-    const a = express();
-    a.use('/api', r);
-    await r.ready;
-    shelves = api(a);
-    engine = r.engine;
+    ({ http: shelves, router: { engine } } = await createModelApp(shelvesContentTypes));
   });
-  const items = async (shelf: string, status: string) => ids(((await shelves.get(`/api/shelves/${shelf}?status=${status}&populate=items`)).data as Body).items);
+  const items = async (shelf: string, status: string) => shelves.related(`/api/shelves/${shelf}?status=${status}&populate=items`, 'items');
 
   it('publishing the shelf gives its published side the draft\'s order', async () => {
     const s = await shelves.create('shelves', { name: 's' });

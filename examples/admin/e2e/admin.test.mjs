@@ -3,6 +3,8 @@
 // and a free port) and serves the built admin with `vite preview`, which forwards /api and /uploads to it; then it
 // does what an editor does and checks each change through the REST API with populate, as a frontend would see it.
 // The screenshots of the list and of the edit form go to docs/images/, shown by docs/getting-started.md.
+// The browser is launched by the repo's scripts/e2e-browser.mjs, which the built-in admin's test uses too (this
+// test is the repo's, like the example API it starts: the admin itself, src/, needs neither).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -12,13 +14,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { preview } from 'vite';
+import { openBrowser } from '../../../scripts/e2e-browser.mjs';
 import { startExampleApi } from '../scripts/example-api.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const adminRoot = path.resolve(here, '..');
 const shots = path.resolve(adminRoot, '../../docs/images');
 const TOKEN = 'oracle-full-access-token-7f3a9c1e5b2d4f6a8c0e1b3d5f7a9c2e';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let api;
 let apiUrl;
@@ -28,9 +30,9 @@ let browser;
 let page;
 const apiLog = [];
 /** Uncaught errors and console errors of the page: the last test expects none. */
-const browserErrors = [];
+let browserErrors;
 /** The requests of the page that failed (status, method, path): the last test expects only the deliberate ones. */
-const failedRequests = [];
+let failedRequests;
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -75,21 +77,7 @@ before(async () => {
   server = await preview({ root: adminRoot, logLevel: 'warn', preview: { port: await freePort(), strictPort: true, host: '127.0.0.1' } });
   adminUrl = server.resolvedUrls.local[0].replace(/\/$/, '');
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    // This machine's network is closed: without these, chromium keeps trying to reach Google's services.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (error) => browserErrors.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    // A failed request is logged by the browser too: those are checked one by one in failedRequests.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) browserErrors.push(`console error: ${message.text()}`);
-  });
-  page.on('response', (response) => {
-    if (response.status() >= 400) failedRequests.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
-  });
+  ({ browser, page, browserErrors, failedRequests } = await openBrowser(chromium));
 });
 
 after(async () => {

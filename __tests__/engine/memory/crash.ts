@@ -1,9 +1,12 @@
 import type { Engine } from '../../../lib/engine';
 
+/** The engine's write queue (lib/engine/memory/write-queue.ts), as this helper reaches into it. */
 interface Internals {
-  file: { close(): Promise<void> } | null;
-  steps: { settled(): Promise<void> };
-  snapshotting: Promise<void> | null;
+  queue: {
+    file: { close(): Promise<void> } | null;
+    steps: { settled(): Promise<void> };
+    snapshotting: Promise<void> | null;
+  };
 }
 
 /**
@@ -14,7 +17,7 @@ interface Internals {
  * only made it fail on a closed handle. The engine must not be used afterwards.
  */
 export async function abandon(engine: Engine): Promise<void> {
-  const internals = engine as unknown as Internals;
+  const internals = (engine as unknown as Internals).queue;
   await internals.steps.settled();
   await internals.snapshotting;
   await internals.steps.settled();

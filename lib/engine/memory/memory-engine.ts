@@ -1,16 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import createDebug from 'debug';
 import { Query, update as mingoUpdate } from 'mingo';
-import type { Logger } from '../../errors/logger';
 import type { AggregateOptions, Engine, EngineContext, EngineStats, Filter, FindOptions, IndexSpec, Pipeline, Row, Update } from '../types';
 import { deepCopy } from './storage/deep-copy';
 import { assertDocumentSizes, checkDocumentLimit } from './storage/document-size';
-import { DurableFile } from './storage/durable-file';
 import { createFastLookup } from './execution/fast-paths/mingo-indexed-lookup';
-import { replayRecord, type JournalOp } from './storage/journal-record';
-import { MemoryCollection } from './storage/memory-collection';
+import type { JournalOp } from './storage/journal-record';
+import type { MemoryCollection } from './storage/memory-collection';
+import { CollectionSet } from './storage/collection-set';
 import { checkMemoryEngineOptions, warnIfMemoryOnly, type MemoryEngineOptions } from './memory-engine-options';
 import { createContext } from './semantics/mingo-context';
 import { compileRowTest } from './execution/match-rows';
@@ -19,26 +14,17 @@ import { meteredLookup, withRowMeter } from './execution/row-meter';
 import { manualLookup } from './semantics/equality-lookup';
 import { runOwned, type PipelineRuntime } from './execution/run-pipeline';
 import { selectCandidates } from './storage/select-candidates';
-import { StepQueue } from './storage/step-queue';
-import { UndoLog } from './storage/undo-log';
-import { writeSnapshot } from './storage/snapshot-file';
+import type { UndoLog } from './storage/undo-log';
 import { orderRows } from './execution/sort-rows';
-
-const debug = createDebug('content-router:engine:memory');
+import { TransactionRunner } from './transaction-runner';
+import { WriteQueue } from './write-queue';
+import { writeBackup, type BackupResult } from './write-backup';
 
 export type { MemoryEngineOptions } from './memory-engine-options';
+export type { BackupResult } from './write-backup';
 
 /** The collection holding the integer id sequences: `{ _id: <collection>, seq }`. */
 export const COUNTERS = 'counters';
-
-interface TxState {
-  /** How to take back the transaction's writes (not the counters'), newest first. */
-  undo: UndoLog;
-  ops: JournalOp[];
-  /** Counter bumps: journaled even when the transaction rolls back (ids are never handed out twice). */
-  kept: JournalOp[];
-}
-
 
 /**
  * The embedded engine: collections live in process memory and mingo runs the very same aggregation pipelines
@@ -67,12 +53,6 @@ export function aggregateVariants(engine: Engine, collection: string, pipeline: 
   return engine.aggregateVariants(collection, pipeline, options, variants);
 }
 
-/** What a backup holds: the last journal record it includes and the rows per collection. */
-export interface BackupResult {
-  seq: number;
-  collections: Record<string, number>;
-}
-
 /** The engine `memoryEngine()` returns: the Engine port, and a backup of a running engine. */
 export interface EmbeddedEngine extends Engine {
   /**
@@ -86,13 +66,17 @@ export interface EmbeddedEngine extends Engine {
   backup(path: string): Promise<BackupResult>;
 }
 
+/**
+ * The Engine port on the memory engine's parts: the collections (storage/collection-set), the pipeline runtime
+ * (execution/), transactions (transaction-runner) run one at a time by the write queue and journaled in the data
+ * file (write-queue), backups (write-backup).
+ */
 class MemoryEngine implements EmbeddedEngine {
   readonly name = 'memory';
   /** An import of up to this many bytes of JSON lines runs in one transaction, journaled as one record (Engine). */
   readonly bulkTransactionBytes = 128 * 1024 * 1024;
   readonly stats: EngineStats = { aggregate: 0, find: 0, write: 0 };
-  private readonly collections = new Map<string, MemoryCollection>();
-  private readonly txScope = new AsyncLocalStorage<TxState>();
+  private readonly collections = new CollectionSet();
   private readonly mingoOptions;
   /**
    * The options of a mingo `Query` (a find's or a write's filter, a projection): no `context`. mingo's `Query`
@@ -102,42 +86,34 @@ class MemoryEngine implements EmbeddedEngine {
    */
   private readonly queryOptions;
   private readonly runtime: PipelineRuntime;
-  /** Transactions, journal rewrites and backup images, one at a time; reads wait while one runs. */
-  private readonly steps = new StepQueue();
-  /** Transactions applied whose journal record is not on disk yet, oldest first, with their undo records. */
-  private readonly unsynced: { undo: UndoLog | null }[] = [];
-  /** The step undoing the transactions of a failed journal batch, while it is queued or runs. */
-  private recovering: Promise<void> | null = null;
-  /** A snapshot being written in the background (reads and writes go on meanwhile). */
-  private snapshotting: Promise<void> | null = null;
-  private loading: Promise<void> | null = null;
-  private file: DurableFile | null = null;
+  private readonly queue: WriteQueue;
+  private readonly transactions: TransactionRunner;
   private warned = false;
-  /** Where a failed snapshot is reported: the router's logger once `init` got it. */
-  private logger: Pick<Logger, 'error'> = { error: (message) => debug(message) };
 
   constructor(private readonly options: MemoryEngineOptions) {
     checkDocumentLimit(options.maxDocumentBytes);
     this.mingoOptions = {
       idKey: '_id',
       scriptEnabled: false,
-      context: createContext(meteredLookup(createFastLookup((name) => this.collections.get(name)))),
-      collectionResolver: (name: string) => this.collection(name).all() as Row[],
+      context: createContext(meteredLookup(createFastLookup((name) => this.collections.find(name)))),
+      collectionResolver: (name: string) => this.collections.get(name).all() as Row[],
     };
     this.queryOptions = { idKey: '_id', scriptEnabled: false, collectionResolver: this.mingoOptions.collectionResolver };
     this.runtime = {
       options: this.mingoOptions,
       generalOptions: { ...this.mingoOptions, context: createContext(meteredLookup(manualLookup)) },
       disabled: new Set(options.disabledFastPaths ?? []),
-      collection: (name) => this.collection(name),
+      collection: (name) => this.collections.get(name),
     };
+    this.queue = new WriteQueue(options, this.collections);
+    this.transactions = new TransactionRunner(this.queue);
   }
 
   async init(collections: readonly { name: string; indexes: readonly IndexSpec[] }[], context?: EngineContext): Promise<void> {
-    if (context) this.logger = context.logger;
+    if (context) this.queue.reportTo(context.logger);
     this.warnIfMemoryOnly();
     await this.ready();
-    for (const c of collections) this.collection(c.name).setIndexes(c.indexes);
+    for (const c of collections) this.collections.get(c.name).setIndexes(c.indexes);
   }
 
   async aggregate(collection: string, pipeline: Pipeline, options: AggregateOptions = {}): Promise<Row[]> {
@@ -165,7 +141,7 @@ class MemoryEngine implements EmbeddedEngine {
 
   private runAggregate(collection: string, pipeline: Pipeline, options: AggregateOptions, disabled: ReadonlySet<string>): Row[] {
     const readOnly = options.readOnly === true;
-    const result = withRowMeter(options.maxJoinedRows, () => runOwned(this.runtime, this.collection(collection), pipeline, readOnly, disabled));
+    const result = withRowMeter(options.maxJoinedRows, () => runOwned(this.runtime, this.collections.get(collection), pipeline, readOnly, disabled));
     if (this.options.maxDocumentBytes !== undefined) assertDocumentSizes(collection, result.rows, this.options.maxDocumentBytes);
     if (options.onRow) for (const row of result.rows) options.onRow(row);
     if (result.owned) return result.rows;
@@ -175,7 +151,7 @@ class MemoryEngine implements EmbeddedEngine {
   async find(collection: string, filter: Filter, options: FindOptions = {}): Promise<Row[]> {
     await this.readable();
     this.stats.find++;
-    const source = this.matching(this.collection(collection), filter);
+    const source = this.matching(this.collections.get(collection), filter);
     // Sorted before the projection, in MongoDB's order (sort-rows), as a find's sort is.
     const sorted = options.sort ? orderRows(source, options.sort, this.mingoOptions) : source;
     let cursor = new Query({}, this.queryOptions).find<Row>(sorted, options.projection);
@@ -187,7 +163,7 @@ class MemoryEngine implements EmbeddedEngine {
   async count(collection: string, filter: Filter): Promise<number> {
     await this.readable();
     this.stats.find++;
-    return this.matching(this.collection(collection), filter).length;
+    return this.matching(this.collections.get(collection), filter).length;
   }
 
   async insertMany(collection: string, rows: readonly Row[]): Promise<void> {
@@ -260,172 +236,29 @@ class MemoryEngine implements EmbeddedEngine {
     return seq - count + 1;
   }
 
-  /**
-   * Runs `fn` alone (the step queue) and acknowledges it once its journal record is on disk. The queue is free
-   * again as soon as `fn`'s writes are applied: the next transaction runs while this one's record is synced, and
-   * the records of the transactions that arrive meanwhile are synced together (group commit, storage/durable-file).
-   */
-  async transaction<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.txScope.getStore()) return fn();
-    await this.ready();
-    try {
-      const { result, durable } = await this.steps.run(() => this.runTransaction(fn));
-      if (durable) await durable;
-      return result;
-    } finally {
-      this.snapshotIfDue();
-    }
+  /** One at a time, acknowledged once its journal record is on disk (see TransactionRunner.run). */
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.transactions.run(fn);
   }
 
   async backup(path: string): Promise<BackupResult> {
     await this.ready();
-    const target = resolve(path);
-    const own = this.options.file === undefined ? undefined : resolve(this.options.file);
-    if (own !== undefined && (target === own || target.startsWith(`${own}.`))) {
-      throw new Error(`backup: ${path} is the engine's own data file; write the backup elsewhere`);
-    }
-    let image: [string, readonly Row[]][] = [];
-    let seq = 0;
-    await this.synced();
-    await this.steps.run(async () => {
-      await this.file?.flushed();
-      image = this.image();
-      seq = this.file?.mark().seq ?? 0;
-    });
-    await mkdir(dirname(target), { recursive: true });
-    await writeSnapshot(target, seq, image);
-    return { seq, collections: Object.fromEntries(image.map(([name, rows]) => [name, rows.length])) };
+    return writeBackup(path, this.options.file, this.queue);
   }
 
   /** Waits for the writes in flight and a running snapshot, writes a last snapshot, empties the journal. */
-  async close(): Promise<void> {
-    await this.steps.settled();
-    await this.synced();
-    await this.steps.settled();
-    await this.snapshotting;
-    const file = this.file;
-    if (!file) return;
-    await this.steps.run(async () => {
-      await file.flushed();
-      if (file.hasJournal) await file.compact(this.image());
-    });
-    await file.close();
-    this.file = null;
+  close(): Promise<void> {
+    return this.queue.close();
   }
 
   /**
-   * Applies `fn`'s writes (taken back by their undo records if it throws) and queues its journal record; `durable`
-   * resolves once the record is on disk. A rolled-back transaction still journals its counter bumps.
-   */
-  private async runTransaction<T>(fn: () => Promise<T>): Promise<{ result: T; durable: Promise<void> | null }> {
-    const tx: TxState = { undo: new UndoLog(), ops: [], kept: [] };
-    try {
-      const result = await this.txScope.run(tx, fn);
-      return { result, durable: tx.ops.length && this.file ? this.journal(tx.ops, tx.undo) : null };
-    } catch (error) {
-      tx.undo.rollbackTo(0);
-      if (tx.kept.length && this.file) this.journal(tx.kept, null).catch((e: unknown) => debug('counter journal failed: %O', e));
-      throw error;
-    }
-  }
-
-  /**
-   * Queues a transaction's record in the journal. Until it is on disk the transaction's undo records are kept: if
-   * its batch fails (a full disk), it and every transaction applied after it (their records fail too, being made on
-   * its state) are undone, newest first, in a step of their own, before any other write runs.
-   */
-  private journal(ops: JournalOp[], undo: UndoLog | null): Promise<void> {
-    const entry = { undo };
-    this.unsynced.push(entry);
-    const durable = this.file!.commit(ops);
-    durable.then(
-      () => {
-        const at = this.unsynced.indexOf(entry);
-        if (at >= 0) this.unsynced.splice(at, 1);
-      },
-      () => this.recover(),
-    );
-    return durable;
-  }
-
-  /** After a failed batch: undoes every transaction whose record is not on disk, newest first (see journal). */
-  private recover(): void {
-    if (this.recovering) return;
-    this.recovering = this.steps
-      .run(async () => {
-        for (let i = this.unsynced.length - 1; i >= 0; i--) this.unsynced[i]!.undo?.rollbackTo(0);
-        this.unsynced.length = 0;
-        this.file?.recovered();
-      })
-      .finally(() => {
-        this.recovering = null;
-      });
-  }
-
-  /** Resolves once every transaction applied so far is on disk, or undone after a failed batch. */
-  private async synced(): Promise<void> {
-    await this.file?.flushed().catch(() => undefined);
-    await this.recovering;
-  }
-
-  /**
-   * Starts a snapshot once the journal is over `snapshotBytes`, called after a transaction: the state and the
-   * journal's mark are taken at once in a step of their own, once every record queued is on disk (rows are
-   * immutable: a shallow copy of each collection is that state); the file is written in the background while reads
-   * and writes go on; the journal records the snapshot holds are dropped between two later transactions.
-   */
-  private snapshotIfDue(): void {
-    const file = this.file;
-    if (!file || this.snapshotting || !file.wantsSnapshot) return;
-    this.snapshotting = (async () => {
-      let mark = file.mark();
-      let image: [string, readonly Row[]][] = [];
-      await this.steps.run(async () => {
-        await file.flushed();
-        mark = file.mark();
-        image = this.image();
-      });
-      await file.writeSnapshot(mark, image);
-      await this.steps.run(() => file.dropJournalUpTo(mark));
-    })()
-      .catch((e: unknown) => {
-        file.snapshotFailed();
-        this.logger.error(
-          `content-router: the snapshot of ${file.path} failed (${e instanceof Error ? e.message : String(e)}); every write is still in ` +
-            'the journal, which grows until a snapshot succeeds; the next one is tried after another snapshotBytes of writes',
-        );
-      })
-      .finally(() => {
-        this.snapshotting = null;
-      });
-  }
-
-  /**
-   * Applies one write inside the current transaction, or in a transaction of its own. `count`: counted in
-   * `stats.write`; `keep`: survives a rollback of the transaction (counters). A write that throws part way (a
-   * unique clash on the third row of an `updateMany`) is taken back whole before the error reaches the caller, so
-   * a transaction that catches it and goes on holds exactly the writes it journals.
+   * Applies one write inside the current transaction, or in a transaction of its own (TransactionRunner.write).
+   * `count`: counted in `stats.write`; `keep`: survives a rollback of the transaction (counters).
    */
   private async write(collection: string, apply: (col: MemoryCollection, undo: UndoLog | undefined) => JournalOp[], options: { count?: boolean; keep?: boolean } = {}): Promise<void> {
     await this.ready();
     if (options.count !== false) this.stats.write++;
-    const run = async (): Promise<void> => {
-      const tx = this.txScope.getStore()!;
-      const col = this.collection(collection);
-      const undo = options.keep ? undefined : tx.undo;
-      const mark = tx.undo.mark();
-      let ops: JournalOp[];
-      try {
-        ops = apply(col, undo);
-      } catch (error) {
-        tx.undo.rollbackTo(mark);
-        throw error;
-      }
-      tx.ops.push(...ops);
-      if (options.keep) tx.kept.push(...ops);
-    };
-    if (this.txScope.getStore()) return run();
-    return this.transaction(run);
+    return this.transactions.write((undo) => apply(this.collections.get(collection), undo), options.keep === true);
   }
 
   /**
@@ -437,31 +270,13 @@ class MemoryEngine implements EmbeddedEngine {
    */
   private async readable(): Promise<void> {
     await this.ready();
-    if (this.txScope.getStore()) return;
-    // While a journal batch is being synced, a read yields to the event loop once: reads in a loop would otherwise
-    // run on microtasks only and starve the sync's completion (the writers' acknowledgements) for ever.
-    if (this.unsynced.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    await this.steps.idle();
+    if (this.transactions.active) return;
+    await this.queue.idle();
   }
-
 
   /** The rows matching `filter`: index-selected candidates tested by match-rows (mingo's answers, `$in` by a set). */
   private matching(col: MemoryCollection, filter: Filter): Row[] {
     return selectCandidates(col, filter).filter(compileRowTest(filter, this.queryOptions));
-  }
-
-  private collection(name: string): MemoryCollection {
-    let col = this.collections.get(name);
-    if (!col) {
-      col = new MemoryCollection(name);
-      this.collections.set(name, col);
-    }
-    return col;
-  }
-
-  /** Every collection's rows as they are now, unchanged by later writes (rows are immutable, arrays copied). */
-  private image(): [string, readonly Row[]][] {
-    return [...this.collections].map(([name, col]) => [name, col.save()]);
   }
 
   /** Once per engine, at startup: a host that forgot `engine` (or `file`) would lose everything on restart. */
@@ -470,24 +285,9 @@ class MemoryEngine implements EmbeddedEngine {
     this.warned = true;
   }
 
-  /** Loads the file once; a failed load is forgotten, so that the next call (a retried `init`) tries again. */
+  /** Loads the data file once (WriteQueue.ready). */
   private ready(): Promise<void> {
-    if (!this.loading) {
-      const attempt = this.load();
-      this.loading = attempt;
-      attempt.catch(() => {
-        if (this.loading === attempt) this.loading = null;
-      });
-    }
-    return this.loading;
-  }
-
-  private async load(): Promise<void> {
-    if (!this.options.file) return;
-    const { file, state } = await DurableFile.open(this.options.file, this.options.snapshotBytes ?? 16 * 1024 * 1024);
-    for (const [name, rows] of state.collections) for (const row of rows) this.collection(name).insert(row);
-    for (const record of state.records) replayRecord(record, (name) => this.collection(name));
-    this.file = file;
+    return this.queue.ready();
   }
 
   /** For the start-up line: `memory (file .data/content.db)`, or `memory (in memory only)`. */

@@ -108,3 +108,26 @@ describe('memoryEngine({ file }) durability', () => {
     await expect(memoryEngine({ file }).find('items', {})).rejects.toThrow('damaged');
   });
 });
+
+describe('memoryEngine({ file }): work a transaction leaves behind', () => {
+  it('writes in a transaction of its own, journaled, once the transaction is over', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cr-leftover-'));
+    const file = join(dir, 'content.db');
+    try {
+      const engine = memoryEngine({ file });
+      await engine.init([{ name: 'items', indexes: [] }]);
+      let later: Promise<void> | undefined;
+      await engine.transaction(async () => {
+        await engine.insertMany('items', [{ id: 1 }]);
+        // Started inside the transaction's async context, run after it committed.
+        later = new Promise((resolve, reject) => setTimeout(() => engine.insertMany('items', [{ id: 2 }]).then(resolve, reject), 20));
+      });
+      await later;
+      // As after a kill -9: what the journal holds, no snapshot written at close.
+      await abandon(engine);
+      expect((await load(file)).map((r) => r.id)).toEqual([1, 2]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

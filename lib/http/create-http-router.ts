@@ -27,6 +27,7 @@ import { documentActionRoutes } from './document-action-routes';
 import type { OpenApiDocument } from '../openapi';
 import { createRouteDefaults, type RoutesOptions } from './route-defaults';
 import { prefixRoutes } from './prefix-routes';
+import { routeTable } from './route-table';
 import type { SourceMapSettings } from '../format/encode-source-maps';
 
 export interface HttpRouterDeps {
@@ -82,12 +83,29 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   }
   router.use(bodyParsers(deps.bodyLimit));
   if (deps.pluginRoutes) router.use(prefixRoutes(deps.pluginRoutes)); // one look-up for the requests to other paths
-  localesRoute(deps.registry, router);
-  if (deps.model) modelRoute(router, deps.model);
-  documentActionRoutes({ registry: deps.registry, documents: deps.documents, sourceMaps: deps.sourceMaps }, router);
-  if (deps.openapi) openapiRoute(router, deps.openapi.option, deps.openapi.build);
-  if (deps.responseCache) router.use(responseCacheMiddleware(deps.responseCache));
-  contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults, sourceMaps: deps.sourceMaps, cacheControl, noteRead: deps.cacheTags && noteRead }, router);
+  // The routes below are two route tables (route-table.ts): a request is matched against the routes of its first
+  // path segment only. Without the response cache, which runs after the others and before the content routes, one.
+  const otherRoutes = (r: Router): void => {
+    localesRoute(deps.registry, r);
+    if (deps.model) modelRoute(r, deps.model);
+    documentActionRoutes({ registry: deps.registry, documents: deps.documents, sourceMaps: deps.sourceMaps }, r);
+    if (deps.openapi) openapiRoute(r, deps.openapi.option, deps.openapi.build);
+  };
+  const content = (r: Router): void => {
+    contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults, sourceMaps: deps.sourceMaps, cacheControl, noteRead: deps.cacheTags && noteRead }, r);
+  };
+  if (deps.responseCache) {
+    router.use(routeTable(otherRoutes));
+    router.use(responseCacheMiddleware(deps.responseCache));
+    router.use(routeTable(content));
+  } else {
+    router.use(
+      routeTable((r) => {
+        otherRoutes(r);
+        content(r);
+      }),
+    );
+  }
   router.use(notFound);
   router.use(createErrorHandler(createErrorReporter(deps.onError)));
   return router;

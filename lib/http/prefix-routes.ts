@@ -1,11 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-
-/** The first segment of a route path (`/auth/local` -> `auth`), lower-cased; null when it is not literal. */
-function firstSegment(path: unknown): string | null {
-  if (typeof path !== 'string') return null;
-  const segment = /^\/([^/]*)/.exec(path)?.[1];
-  return segment && !/[:*?(){}\[\]\\+]/.test(segment) ? segment.toLowerCase() : null;
-}
+import { firstSegment, requestSegment } from './route-table';
 
 /** A router's stack, as router 2 keeps it: route layers carry `route.path`. */
 interface Layer {
@@ -37,10 +31,7 @@ export function prefixRoutes(register: (router: Router) => void): RequestHandler
   }
   if (every) return routes;
   return (req, res, next) => {
-    const path = req.path;
-    const end = path.indexOf('/', 1);
-    const segment = (end < 0 ? path.slice(1) : path.slice(1, end)).toLowerCase();
-    if (segments.has(segment)) routes(req, res, next);
+    if (segments.has(requestSegment(req.path))) routes(req, res, next);
     else next();
   };
 }

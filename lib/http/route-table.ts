@@ -1,0 +1,90 @@
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+
+/**
+ * The first segment of a route path (`/auth/local` -> `auth`), lower-cased; null when it is not literal ASCII.
+ * Express compares paths case-insensitively (a RegExp with the `i` flag and no `u`: an ASCII letter matches only its
+ * two cases), so an ASCII segment matches a request's exactly when their lower cases are equal.
+ */
+export function firstSegment(path: unknown): string | null {
+  if (typeof path !== 'string') return null;
+  const segment = /^\/([^/]*)/.exec(path)?.[1];
+  return segment && /^[\x21-\x7e]+$/.test(segment) && !/[:*?(){}[\]\\+]/.test(segment) ? segment.toLowerCase() : null;
+}
+
+/** The first segment of a request's path (`/Articles/abc` -> `articles`), lower-cased as {@link firstSegment}. */
+export function requestSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return (end < 0 ? path.slice(1) : path.slice(1, end)).toLowerCase();
+}
+
+/**
+ * A layer of a router's stack, as router 2 (Express 5) keeps it: `match` tests the path (and decodes the
+ * parameters, throwing a 400 URIError on a malformed one), `handleRequest` runs the route's dispatch.
+ */
+interface RouteLayer {
+  route?: { path?: unknown; _handlesMethod?: (method: string) => boolean };
+  match?: (path: string) => { params: Record<string, string> } | false;
+  handleRequest?: (req: Request, res: Response, next: NextFunction) => void;
+}
+
+type Route = Required<RouteLayer> & { route: Required<RouteLayer['route'] & object> };
+
+function isRoute(layer: RouteLayer): layer is Route {
+  return typeof layer.match === 'function' && typeof layer.handleRequest === 'function' && typeof layer.route?._handlesMethod === 'function';
+}
+
+/**
+ * The routes `register` adds (`router.route(path).get(...)`), dispatched as one middleware: a request is matched
+ * only against the routes whose literal first segment is its own (`/articles` and `/articles/:documentId` for
+ * `GET /articles`), where a router tests each route's path in turn, about twenty for the blog model before its
+ * content routes. Each candidate is matched, and run, by Express itself (the layer's own path matching, parameter
+ * decoding and method dispatch, `HEAD` served by `GET`), in the order they were added: the answers are the
+ * router's, case-insensitive paths, an optional trailing slash, a 400 for a parameter that does not decode,
+ * `req.params` and `req.route` included. A route that calls `next()` passes the request to the next candidate, then
+ * to what follows the table. A route whose first segment is not literal (`/:param`) is a candidate for every
+ * request; when `register` adds a middleware, or the layers are not router 2's, the plain router is returned.
+ *
+ * @example
+ * router.use(routeTable((r) => contentRoutes(deps, r)));
+ */
+export function routeTable(register: (router: Router) => void): RequestHandler {
+  const routes = Router();
+  register(routes);
+  const layers = routes.stack as RouteLayer[];
+  if (!layers.every(isRoute)) return routes;
+  const segments = layers.map((layer) => firstSegment(layer.route.path));
+  /** The candidates of a request whose first segment no route names: the routes without a literal one. */
+  const anySegment = layers.filter((_, i) => segments[i] === null);
+  const bySegment = new Map<string, Route[]>();
+  for (const segment of new Set(segments)) {
+    if (segment !== null) bySegment.set(segment, layers.filter((_, i) => segments[i] === segment || segments[i] === null));
+  }
+
+  const dispatch = (candidates: readonly Route[], from: number, path: string, req: Request, res: Response, next: NextFunction): void => {
+    for (let i = from; i < candidates.length; i++) {
+      const layer = candidates[i]!;
+      let match: ReturnType<Route['match']>;
+      try {
+        match = layer.match(path);
+      } catch (err) {
+        return next(err); // a parameter that does not decode: the router's 400 (no route matches with an error)
+      }
+      // A route that does not serve the method is passed over, as the router does (HEAD tries GET's).
+      if (!match || (!layer.route._handlesMethod(req.method) && req.method !== 'HEAD')) continue;
+      req.params = match.params;
+      layer.handleRequest(req, res, (err?: unknown) => {
+        if (err && err !== 'route') return next(err);
+        dispatch(candidates, i + 1, path, req, res, next);
+      });
+      return;
+    }
+    next();
+  };
+
+  return function routeTableDispatch(req, res, next) {
+    const path = req.path; // parsed once per URL by Express (parseurl), as its own matching reads it
+    const candidates = bySegment.get(requestSegment(path)) ?? anySegment;
+    if (candidates.length === 0) return next();
+    dispatch(candidates, 0, path, req, res, next);
+  };
+}

@@ -28,6 +28,7 @@ import type { OpenApiDocument } from '../openapi';
 import { createRouteDefaults, type RoutesOptions } from './route-defaults';
 import { prefixRoutes } from './prefix-routes';
 import { routeTable } from './route-table';
+import { composeMiddleware } from './compose-middleware';
 import type { SourceMapSettings } from '../format/encode-source-maps';
 
 export interface HttpRouterDeps {
@@ -66,8 +67,10 @@ export interface HttpRouterDeps {
 }
 
 /**
- * The Express router: CORS (option) -> `/_health` -> readiness gate and authentication (one middleware) -> ETags and 304s -> `/upload` routes -> body parsers
- * -> plugin routes (`/auth/*`, `/users*`: users-permissions) -> `/i18n/locales` -> `/content-router/model` -> unpublish / discard-draft -> the OpenAPI document (option) -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
+ * The Express router: CORS (option) -> `/_health` -> readiness gate and authentication (one middleware) -> ETags and 304s -> CDN tags (option) -> `/upload` routes -> body parsers
+ * -> plugin routes (`/auth/*`, `/users*`: users-permissions) -> `/i18n/locales` -> `/content-router/model` -> unpublish / discard-draft -> the OpenAPI document (option)
+ * -> the response cache (option) -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
+ * A request to the content routes passes four layers of this router (five with CORS) before its route: see compose-middleware.ts and route-table.ts.
  */
 export function createHttpRouter(deps: HttpRouterDeps): Router {
   const routeDefaults = createRouteDefaults(deps.routes, deps.registry, deps.rest);
@@ -75,16 +78,18 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   const router = Router();
   if (deps.cors) router.use(deps.cors);
   healthRoute(router, deps.readiness, deps.engine); // no authentication, no waiting: a load balancer's probe
-  router.use(authMiddleware(deps.auth, deps.readiness));
-  router.use(conditionalGet); // ETag and 304 on every GET/HEAD answered below (conditional-get.ts)
-  if (deps.cacheTags) router.use(cacheTagsMiddleware(deps.registry, deps.cacheTags)); // CDN tags (cache-tags-middleware.ts)
+  // The middleware every request passes run as one layer each side of the upload routes (compose-middleware.ts),
+  // and the routes after the plugins' are dispatched by their first path segment (route-table.ts).
+  router.use(
+    composeMiddleware([
+      authMiddleware(deps.auth, deps.readiness),
+      conditionalGet, // ETag and 304 on every GET/HEAD answered below (conditional-get.ts)
+      ...(deps.cacheTags ? [cacheTagsMiddleware(deps.registry, deps.cacheTags)] : []), // CDN tags (cache-tags-middleware.ts)
+    ]),
+  );
   if (deps.upload !== false) {
     router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, rest: deps.rest, documentId: deps.documentId, ...deps.upload, events: deps.fileEvents, cacheControl }));
   }
-  router.use(bodyParsers(deps.bodyLimit));
-  if (deps.pluginRoutes) router.use(prefixRoutes(deps.pluginRoutes)); // one look-up for the requests to other paths
-  // The routes below are two route tables (route-table.ts): a request is matched against the routes of its first
-  // path segment only. Without the response cache, which runs after the others and before the content routes, one.
   const otherRoutes = (r: Router): void => {
     localesRoute(deps.registry, r);
     if (deps.model) modelRoute(r, deps.model);
@@ -94,18 +99,21 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   const content = (r: Router): void => {
     contentRoutes({ registry: deps.registry, rest: deps.rest, documents: deps.documents, routeDefaults, sourceMaps: deps.sourceMaps, cacheControl, noteRead: deps.cacheTags && noteRead }, r);
   };
-  if (deps.responseCache) {
-    router.use(routeTable(otherRoutes));
-    router.use(responseCacheMiddleware(deps.responseCache));
-    router.use(routeTable(content));
-  } else {
-    router.use(
-      routeTable((r) => {
-        otherRoutes(r);
-        content(r);
-      }),
-    );
-  }
+  router.use(
+    composeMiddleware([
+      bodyParsers(deps.bodyLimit),
+      ...(deps.pluginRoutes ? [prefixRoutes(deps.pluginRoutes)] : []), // one look-up for the requests to other paths
+      // The response cache runs after the other routes and before the content routes: two tables then.
+      ...(deps.responseCache
+        ? [routeTable(otherRoutes), responseCacheMiddleware(deps.responseCache), routeTable(content)]
+        : [
+            routeTable((r) => {
+              otherRoutes(r);
+              content(r);
+            }),
+          ]),
+    ]),
+  );
   router.use(notFound);
   router.use(createErrorHandler(createErrorReporter(deps.onError)));
   return router;

@@ -105,8 +105,10 @@ export function createCacheControl(options: CacheControlOptions | undefined, reg
     }
   }
   const draftValue = options?.drafts ?? 'no-store';
+  // Without a policy (the default), only draft reads get a header: the others skip the look-ups below.
+  const noPolicy = fallback === undefined && [...byRoute.values()].every((value) => value === undefined);
   return (req, res, uid, route, draft = false) => {
-    if (res.headersSent) return;
+    if ((noPolicy && !draft) || res.headersSent) return;
     const current = res.get('Cache-Control');
     if (draft) {
       if (current === undefined || current === PRIVATE) res.set('Cache-Control', draftValue);

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { emitWarning, UnauthorizedError } from '../errors';
 import type { Registry } from '../schema';
@@ -6,7 +7,7 @@ import { DEFAULT_DRAFTS_RULE, PUBLIC_ALL, validateAuthOptions } from './auth-opt
 import { checkActions } from './check-actions';
 import type { AbilityOptions } from './create-ability';
 import { abilityFromActions, createAbility, isReadAction } from './create-ability';
-import type { StoredToken } from './create-token-store';
+import type { StoredToken, TokenStore } from './create-token-store';
 import { createTokenStore } from './create-token-store';
 import { extractBearerToken } from './extract-bearer-token';
 import { warnShortAccessKeys } from './short-access-keys';
@@ -81,11 +82,12 @@ export function createAuth(options: AuthOptions | undefined, registry: Registry,
     return caller ? abilityOfCaller(caller, abilityOptions, scopes) : undefined;
   };
 
+  const findToken = connectionTokenMemo(store);
   /** The answer when `resolve` is not needed: a configured token (or 401), or the Public role without `resolve`. */
   const known = (req: IncomingMessage): Ability | undefined => {
     const presented = extractBearerToken(req.headers.authorization);
     if (presented === null) return resolve || users ? undefined : publicAbility;
-    const token = store.find(presented);
+    const token = findToken(presented, req.socket);
     if (token) {
       if (token.expiresAt !== null && token.expiresAt <= now()) throw new UnauthorizedError();
       return tokenAbilities.get(token)!;
@@ -109,6 +111,27 @@ export function createAuth(options: AuthOptions | undefined, registry: Registry,
       throw new UnauthorizedError();
     },
   });
+}
+
+/**
+ * `store.find`, remembering per connection the last API token found: a client on a kept-alive connection sends the
+ * same `Authorization` header with each request, and its HMAC-SHA512 (create-token-store.ts) was most of what
+ * authenticating it cost. The token presented is compared with the remembered one in constant time
+ * (`timingSafeEqual`; a length that differs is looked up afresh), so that a connection a proxy shares between
+ * clients tells one nothing of another's token; only tokens the store found are remembered, and expiry is still
+ * checked per request by the caller. The memory is the connection's: dropped with the socket (a WeakMap).
+ */
+function connectionTokenMemo(store: TokenStore): (presented: string, socket: object | null | undefined) => StoredToken | undefined {
+  const last = new WeakMap<object, { presented: Buffer; token: StoredToken }>();
+  return (presented, socket) => {
+    if (!socket) return store.find(presented);
+    const bytes = Buffer.from(presented, 'utf8');
+    const seen = last.get(socket);
+    if (seen && seen.presented.length === bytes.length && timingSafeEqual(seen.presented, bytes)) return seen.token;
+    const token = store.find(presented);
+    if (token) last.set(socket, { presented: bytes, token });
+    return token;
+  };
 }
 
 /** The Public role: nothing by default, the listed actions, or everything with `'all'` (warned about). */

@@ -282,3 +282,37 @@ describe('drafts', () => {
     expect(OPEN_ABILITY.canReadDrafts(ARTICLE)).toBe(true);
   });
 });
+
+describe('the API token of a kept-alive connection', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const crypto = require('node:crypto') as typeof import('node:crypto');
+  const on = (socket: object, authorization?: string) => ({ ...request(authorization), socket }) as unknown as ReturnType<typeof request>;
+  afterEach(() => jest.restoreAllMocks());
+
+  test('is hashed once per connection while it sends the same one; another token or connection is looked up afresh', () => {
+    const auth = createAuth(options, registry);
+    const hmac = jest.spyOn(crypto, 'createHmac');
+    const a = {};
+    const b = {};
+    expect(auth.authenticateSync!(on(a, `Bearer ${FULL_KEY}`))!.subject).toBe('api-token:full');
+    expect(auth.authenticateSync!(on(a, `Bearer ${FULL_KEY}`))!.subject).toBe('api-token:full');
+    expect(hmac).toHaveBeenCalledTimes(1);
+    expect(auth.authenticateSync!(on(a, `Bearer ${READ_KEY}`))!.subject).toBe('api-token:read');
+    expect(auth.authenticateSync!(on(b, `Bearer ${FULL_KEY}`))!.subject).toBe('api-token:full');
+    expect(hmac).toHaveBeenCalledTimes(3);
+    // An unknown token on a connection that sent a good one: 401, and the good one is still remembered.
+    expect(() => auth.authenticateSync!(on(a, `Bearer ${READ_KEY}x`))).toThrow(UnauthorizedError);
+    expect(() => auth.authenticateSync!(on(a, `Bearer ${READ_KEY.slice(0, -1)}`))).toThrow(UnauthorizedError);
+    expect(auth.authenticateSync!(on(a, `Bearer ${READ_KEY}`))!.subject).toBe('api-token:read');
+    expect(hmac).toHaveBeenCalledTimes(5);
+  });
+
+  test('expires on its connection as anywhere', () => {
+    let now = Date.parse('2029-12-31T23:59:59.000Z');
+    const auth = createAuth({ apiTokens: [{ name: 'soon', type: 'read-only', accessKey: 'soon-token', expiresAt: '2030-01-01T00:00:00.000Z' }] }, registry, { now: () => now });
+    const socket = {};
+    expect(auth.authenticateSync!(on(socket, 'Bearer soon-token'))!.subject).toBe('api-token:soon');
+    now += 1000;
+    expect(() => auth.authenticateSync!(on(socket, 'Bearer soon-token'))).toThrow(UnauthorizedError);
+  });
+});

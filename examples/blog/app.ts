@@ -59,6 +59,11 @@ export interface BlogAppOptions {
   publicUrl?: string;
   /** The folder of the built admin served at /admin (default the package's `dist/admin`; docs/admin.md). */
   adminDir?: string;
+  /**
+   * The response cache's byte budget (`responseCache.maxBytes`, docs/caching.md): 0 turns it off. Default: 64 MB
+   * when the environment has `RESPONSE_CACHE=1`, else off.
+   */
+  responseCacheBytes?: number;
 }
 
 /**
@@ -75,6 +80,7 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
   const webhookUrl = options.webhookUrl ?? process.env.WEBHOOK_URL;
   const strapiCompat = options.strapiCompat ?? process.env.STRAPI_COMPAT === '1';
   const publicUrl = options.publicUrl ?? process.env.PUBLIC_URL;
+  const cacheBytes = options.responseCacheBytes ?? (process.env.RESPONSE_CACHE === '1' ? 64 * 1024 * 1024 : 0);
   const jwtSecret = jwtSecretFor(process.env, options.jwtSecretFile ?? (options.dataFile ? path.join(path.dirname(options.dataFile), 'jwt-secret') : undefined));
   const router = createContentRouter({
     contentTypes: model.contentTypes,
@@ -109,7 +115,7 @@ export async function createBlogApp(options: BlogAppOptions = {}): Promise<{ app
     },
     upload: { directory: uploadsDir },
     // RESPONSE_CACHE=1: the response cache (docs/caching.md), 64 MB of answers.
-    ...(process.env.RESPONSE_CACHE === '1' ? { responseCache: { maxBytes: 64 * 1024 * 1024 } } : {}),
+    ...(cacheBytes > 0 ? { responseCache: { maxBytes: cacheBytes } } : {}),
     // CACHE_TAGS=xkey (or Surrogate-Key, Cache-Tag): CDN cache tags (docs/caching.md); VARNISH_URL: where to PURGE.
     ...(cacheTagHeader(process.env.CACHE_TAGS) ? { cacheTags: { header: cacheTagHeader(process.env.CACHE_TAGS)! } } : {}),
     ...(webhookUrl ? { webhooks: { ...options.webhookSettings, endpoints: [{ id: 'recorder', url: webhookUrl, headers: { 'X-Oracle': 'recorder' } }] } } : {}),

@@ -1,4 +1,6 @@
 import { bytesOf, NEEDS_ESCAPE, type JsonBytes } from './json-bytes';
+import { BoundedMemo } from '../util/bounded-memo';
+import { ARRAY_BYTES, formatMemos, keptBytes } from './memo-budget';
 
 /**
  * JSON text of single values, exactly as `JSON.stringify` writes them inside a formatted document (see
@@ -35,8 +37,11 @@ export function copiedJsonOf(value: unknown): string | undefined {
   return JSON.stringify(isPlainTree(value) ? value : copyValue(value));
 }
 
-/** Bytes of the text of stored objects by identity (see writeStoredJson); null when JSON leaves them out. */
-const storedBytes = new WeakMap<object, Uint8Array | null>();
+/**
+ * Bytes of the text of stored objects by identity (see writeStoredJson); null when JSON leaves them out. Within
+ * the format's memo budget.
+ */
+const storedBytes = new BoundedMemo<object, Uint8Array | null>(formatMemos, (bytes) => (bytes === null ? ARRAY_BYTES : keptBytes(bytes)));
 
 /**
  * Writes {@link copiedJsonOf} of a value read from the engine's rows; false (nothing written) when JSON leaves
@@ -50,8 +55,7 @@ export function writeStoredJson(value: unknown, out: JsonBytes): boolean {
   let bytes = storedBytes.get(value);
   if (bytes === undefined) {
     const text = copiedJsonOf(value);
-    bytes = text === undefined ? null : bytesOf(text);
-    storedBytes.set(value, bytes);
+    bytes = storedBytes.set(value, text === undefined ? null : bytesOf(text));
   }
   if (bytes === null) return false;
   out.bytes(bytes);

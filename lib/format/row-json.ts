@@ -5,6 +5,8 @@
 import type { PopulateNode } from '../query/types';
 import { bytesOf, type JsonBytes } from './json-bytes';
 import { writeJson, writeStoredJson } from './json-value';
+import { BoundedMemo } from '../util/bounded-memo';
+import { ARRAY_BYTES, formatMemos, keptBytes } from './memo-budget';
 
 export type Row = Record<string, unknown>;
 
@@ -42,18 +44,48 @@ export const writeStoredOrNull: ValueWrite = (value, out) => writeStoredJson(val
  */
 export function byIdentity(node: PopulateNode, write: RowWrite): RowWrite {
   if (Object.keys(node.populate).length > 0) return write;
-  const kept = new WeakMap<Row, Uint8Array>();
+  const writer = ++writers;
   return (row, out) => {
-    const bytes = kept.get(row);
-    if (bytes !== undefined) {
-      out.bytes(bytes);
-      return;
+    const kept = rowBytes.get(row);
+    if (kept !== undefined) {
+      const bytes = bytesOfWriter(kept, writer);
+      if (bytes !== undefined) {
+        out.bytes(bytes);
+        return;
+      }
     }
     const start = out.length;
     write(row, out);
-    kept.set(row, out.since(start));
+    const bytes = out.since(start);
+    if (kept === undefined) rowBytes.set(row, [writer, bytes]);
+    else {
+      // Each row keeps the bytes of its last few writers (selections): a new one drops the oldest.
+      if (kept.length >= 2 * WRITERS_PER_ROW) kept.splice(0, 2);
+      kept.push(writer, bytes);
+      rowBytes.grew(keptBytes(bytes));
+    }
   };
 }
+
+/** Writers that keep bytes by row, numbered (a row's entry names its writers by number, never holding them). */
+let writers = 0;
+/** The most writers whose bytes one row keeps. */
+const WRITERS_PER_ROW = 4;
+
+/** The bytes each writer wrote for a row: writer number, then bytes, for each. */
+type KeptBytes = (number | Uint8Array)[];
+
+function bytesOfWriter(kept: KeptBytes, writer: number): Uint8Array | undefined {
+  for (let i = 0; i < kept.length; i += 2) if (kept[i] === writer) return kept[i + 1] as Uint8Array;
+  return undefined;
+}
+
+/** The bytes of rows as each writer wrote them (by row identity), within the format's memo budget. */
+const rowBytes = new BoundedMemo<Row, KeptBytes>(formatMemos, (kept) => {
+  let total = ARRAY_BYTES;
+  for (let i = 1; i < kept.length; i += 2) total += keptBytes(kept[i] as Uint8Array);
+  return total;
+});
 
 /** Rows that are objects, each written by `item` (the formatter's `value.filter(isRow).map(...)`). */
 export function rowsJson(values: readonly unknown[], item: RowWrite, out: JsonBytes): void {

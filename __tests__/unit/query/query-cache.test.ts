@@ -51,12 +51,30 @@ describe('createQueryCache', () => {
     const long = `filters[title][$eq]=${'x'.repeat(3000)}`;
     expect(get(everything, long)).not.toBe(get(everything, long));
     expect(parses()).toBe(2);
-    const first = get(everything, 'pagination[page]=1');
-    for (let page = 2; page <= 512; page++) get(everything, `pagination[page]=${page}`);
-    for (let page = 1; page <= 512; page++) get(noAuthors, `pagination[page]=${page}`);
-    expect(get(everything, 'pagination[page]=1')).toBe(first);
-    get(noAuthors, 'pagination[page]=513');
-    expect(get(everything, 'pagination[page]=1')).not.toBe(first);
+    // Queries this light (a stand-in of a few bytes) fit 1,024 in the byte budget: the count is the bound.
+    const light = (page: number): string => `pagination[page]=${page}`;
+    const cache = createQueryCache();
+    const parseLight = (context: QueryContext, rawQuery: string): Query => cache(context, `find?${rawQuery}`, () => ({ rawQuery }) as unknown as Query);
+    const first = parseLight(everything, light(1));
+    for (let page = 2; page <= 512; page++) parseLight(everything, light(page));
+    for (let page = 1; page <= 512; page++) parseLight(noAuthors, light(page));
+    expect(cache.size).toBe(1024);
+    expect(parseLight(everything, light(1))).toBe(first);
+    parseLight(noAuthors, light(513));
+    expect(parseLight(everything, light(1))).not.toBe(first);
+  });
+
+  it('keeps at most 16 MB of queries by its estimate, with what is compiled from them: heavy queries push the oldest out sooner', () => {
+    const cache = createQueryCache();
+    const get = (rawQuery: string): Query => cache(everything, `find?${rawQuery}`, () => parseQuery({ registry, contentType: article, rawQuery, context: everything, rest, action: 'find' }));
+    const heavy = (page: number): string => `populate[author][populate]=*&populate[categories][populate]=*&populate[seo][populate]=*&pagination[page]=${page}`;
+    const first = get(heavy(1));
+    expect(get(heavy(1))).toBe(first);
+    for (let page = 2; page <= 1000; page++) get(heavy(page));
+    expect(cache.bytes).toBeLessThanOrEqual(16 * 1024 * 1024);
+    expect(cache.size).toBeLessThan(1000);
+    // Within 1,024 queries and 131,072 characters (1,000 keys of about 110), yet the first is dropped.
+    expect(get(heavy(1))).not.toBe(first);
   });
 
   it('keeps at most 131,072 characters of query strings, all callers together: long ones push the oldest out', () => {

@@ -3,6 +3,8 @@ import { isObject, isPlainField } from './eligibility';
 import { compileRowTest } from './match-rows';
 import { NON_EMPTY, readsTempsBySize, semiJoinOf } from './semi-join';
 import type { StageContext } from './stage-context';
+import { BoundedMemo } from '../../../util/bounded-memo';
+import { engineMemos, OBJECT_BYTES, SLOT_BYTES } from './memo-budget';
 import { stableId } from './stable-arrays';
 
 /**
@@ -87,8 +89,21 @@ interface Probing {
   readonly elements: Int32Array;
 }
 
-/** Probings of stable input arrays (a cached scope), by local field and temp: a write to the target keeps them. */
-const probingsOf = new WeakMap<readonly Row[], Map<string, Probing | null>>();
+/**
+ * Probings of stable input arrays (a cached scope), by local field and temp: a write to the target keeps them.
+ * Within the engine's memo budget.
+ */
+const probingsOf = new BoundedMemo<readonly Row[], Map<string, Probing | null>>(engineMemos, (byKey) => {
+  let bytes = OBJECT_BYTES;
+  for (const probing of byKey.values()) bytes += probingBytes(probing);
+  return bytes;
+});
+
+/** The bytes a probing holds: its probe rows (one small object each), and its typed arrays. */
+function probingBytes(probing: Probing | null): number {
+  if (probing === null) return OBJECT_BYTES;
+  return 4 * OBJECT_BYTES + probing.probes.length * (OBJECT_BYTES + 2 * SLOT_BYTES) + probing.keys.byteLength + probing.starts.byteLength + probing.elements.byteLength;
+}
 
 /**
  * Whether each `$lookup` joins at least one row to each of `rows`, each distinct key joined once by the stage
@@ -167,9 +182,10 @@ function probingOf(rows: readonly Row[], localField: string, as: string): Probin
     probing = { probes, keys, starts, elements: Int32Array.from(elements) };
   }
   if (stable) {
-    const byKey = probingsOf.get(rows) ?? new Map<string, Probing | null>();
+    const byKey = probingsOf.get(rows) ?? probingsOf.set(rows, new Map<string, Probing | null>());
     if (byKey.size >= 16) byKey.clear();
-    probingsOf.set(rows, byKey.set(cacheKey, probing));
+    byKey.set(cacheKey, probing);
+    probingsOf.grew(probingBytes(probing));
   }
   return probing;
 }

@@ -6,6 +6,8 @@ import { carryPrefix, inPlace, insertionPoint } from './sorted-changes';
 import { mingoStages, type QueryOptions } from '../semantics/mingo-runtime';
 import { sortKey } from '../semantics/sort-key';
 import { stableId } from './stable-arrays';
+import { BoundedMemo } from '../../../util/bounded-memo';
+import { engineMemos, OBJECT_BYTES, SLOT_BYTES } from './memo-budget';
 
 type Compare<T> = (a: T, b: T) => number;
 
@@ -26,8 +28,14 @@ export interface SortPlan {
   readonly carry?: (next: UpdatedRows, seqOf: (row: Row) => number) => SortPlan | null;
 }
 
-/** Plans per stable row array (never mutated: stable-arrays) and `$sort` document. */
-const plans = new WeakMap<readonly Row[], Map<string, SortPlan | null>>();
+/**
+ * Plans per stable row array (never mutated: stable-arrays) and `$sort` document, within the engine's memo budget:
+ * a plan is counted for a sorted prefix as long as the array (what it may grow to).
+ */
+const plans = new BoundedMemo<readonly Row[], Map<string, SortPlan | null>>(engineMemos, (byKey, rows) => OBJECT_BYTES + byKey.size * planBytes(rows));
+
+/** The bytes one plan of `rows` is counted for: its sorted prefix may grow as long as `rows`. */
+const planBytes = (rows: readonly Row[]): number => 2 * OBJECT_BYTES + SLOT_BYTES * rows.length;
 
 /**
  * The {@link sortPlan} of `spec` for `rows`, remembered per stable array (stable-arrays): a cached match result
@@ -37,13 +45,14 @@ export function planSort(rows: readonly Row[], spec: Record<string, unknown>): S
   // Only arrays that never change are planned once: the collection's own row array (a pipeline without a first
   // `$match`) changes in place with every write, and a plan kept for it went stale.
   if (stableId(rows) === undefined) return sortPlan(rows, spec);
-  let byArray = plans.get(rows);
-  if (!byArray) {
-    byArray = new Map();
-    plans.set(rows, byArray);
-  }
+  const byArray = plans.get(rows) ?? plans.set(rows, new Map());
   const key = JSON.stringify(spec);
-  if (!byArray.has(key)) byArray.set(key, sortPlan(rows, spec));
+  if (!byArray.has(key)) {
+    // Requests choose the sorts: a few per array (a new one drops them all), each counted in the budget.
+    if (byArray.size >= MAX_PLANS) byArray.clear();
+    byArray.set(key, sortPlan(rows, spec));
+    plans.grew(planBytes(rows));
+  }
   return byArray.get(key) ?? null;
 }
 
@@ -65,6 +74,9 @@ export function carryPlans(rows: readonly Row[], next: UpdatedRows, seqOf: (row:
   }
   plans.set(next.rows, carried);
 }
+
+/** The most sort plans kept per row array. */
+const MAX_PLANS = 16;
 
 /**
  * How to sort `rows` by a `$sort` document in MongoDB's order, or `null` for a document the compiler never emits

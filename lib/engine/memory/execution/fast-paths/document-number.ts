@@ -5,6 +5,8 @@ import { documentNumberWindow } from '../../semantics/manual-stages';
 import type { StagePath } from '../fast-path';
 import type { PartialStage, StageContext } from '../stage-context';
 import { firstSorted, planSort, sortedBy } from '../sort-rows';
+import { BoundedMemo } from '../../../../util/bounded-memo';
+import { engineMemos, OBJECT_BYTES, SLOT_BYTES } from '../memo-budget';
 
 /** The path: {@link windowStage} of a `$setWindowFields` stage. */
 export const documentNumber: StagePath = {
@@ -44,8 +46,14 @@ export function windowStage(cx: StageContext, body: unknown): PartialStage | nul
   };
 }
 
-/** Numbered shallow copies of stored rows, by stored row (never mutated: a write replaces it) and number. */
-const numbered = new WeakMap<Row, Map<string, Row>>();
+/**
+ * Numbered shallow copies of stored rows, by stored row (never mutated: a write replaces it) and number, within
+ * the engine's memo budget: a copy holds its own slots (its values are the stored row's).
+ */
+const numbered = new BoundedMemo<Row, Map<string, Row>>(engineMemos, (copies) => OBJECT_BYTES + copies.size * copyBytes(copies.values().next().value));
+
+/** The bytes a shallow copy of a row is counted for: a header and a slot per key, and its place in the Map. */
+const copyBytes = (copy: Row | undefined): number => (copy === undefined ? 0 : 2 * OBJECT_BYTES + 2 * SLOT_BYTES * Object.keys(copy).length);
 
 /**
  * `{ ...row, [field]: n }` for a reader (read-only results), the same object again for the same stored row,
@@ -59,8 +67,9 @@ function numberedCopy(row: Row, fields: readonly string[], fieldsKey: string, n:
   if (found) return found;
   const copy: Row = { ...row };
   for (const field of fields) copy[field] = n;
-  if (!byKey) numbered.set(row, (byKey = new Map()));
+  if (!byKey) byKey = numbered.set(row, new Map());
   if (byKey.size >= 8) byKey.clear();
   byKey.set(key, copy);
+  numbered.grew(copyBytes(copy));
   return copy;
 }

@@ -8,6 +8,8 @@ import { keptByElements } from '../relation-filter-elements';
 import { keptBySemiJoins, RELATION_FILTER_SEMI_JOIN } from '../semi-join';
 import type { StageContext } from '../stage-context';
 import { markStable, stableId } from '../stable-arrays';
+import { BoundedMemo } from '../../../../util/bounded-memo';
+import { engineMemos, OBJECT_BYTES, SLOT_BYTES } from '../memo-budget';
 
 /**
  * The path: the relation-filter stages of pipeline/compile-filters ({@link planRelationFilter}) answered by
@@ -93,17 +95,16 @@ export function planRelationFilter(pipeline: Pipeline, from: number): RelationFi
  */
 export function runRelationFilter(cx: StageContext, collection: (name: string) => MemoryCollection, rows: readonly Row[], plan: RelationFilterPlan): readonly Row[] | null {
   const key = cacheKey(collection, rows, plan);
-  let results = resultsByContext.get(cx);
-  if (!results) resultsByContext.set(cx, (results = new WeakMap()));
-  const cached = key === null ? undefined : results.get(rows)?.get(key);
+  const cached = key === null ? undefined : resultsOf.get(rows)?.get(`${contextId(cx)}|${key}`);
   if (cached) return cached; // a stable input never changes: it held no temp field when this was computed
   const out = keptRows(cx, rows, plan);
   if (!out) return null;
   if (key !== null) {
-    const byKey = results.get(rows) ?? new Map<string, Row[]>();
+    const byKey = resultsOf.get(rows) ?? resultsOf.set(rows, new Map());
     if (byKey.size >= 64) byKey.clear();
-    byKey.set(key, markStable(out));
-    results.set(rows, byKey);
+    const kept = `${contextId(cx)}|${key}`;
+    byKey.set(kept, markStable(out));
+    resultsOf.grew(resultBytes(out, kept));
   }
   return out;
 }
@@ -126,10 +127,26 @@ function keptRows(cx: StageContext, rows: readonly Row[], plan: RelationFilterPl
 }
 
 /**
- * Results per context (its fast paths: with one switched off, the result is computed by the others, never taken
- * from a run that used it), then per stable input array, by {@link cacheKey}.
+ * Results per stable input array, by context (its fast paths: with one switched off, the result is computed by
+ * the others, never taken from a run that used it) and {@link cacheKey}; within the engine's memo budget.
  */
-const resultsByContext = new WeakMap<StageContext, WeakMap<readonly Row[], Map<string, Row[]>>>();
+const resultsOf = new BoundedMemo<readonly Row[], Map<string, Row[]>>(engineMemos, (byKey) => {
+  let bytes = OBJECT_BYTES;
+  for (const [key, rows] of byKey) bytes += resultBytes(rows, key);
+  return bytes;
+});
+
+/** The bytes a kept result is counted for: its key's characters, its array's slots. */
+const resultBytes = (rows: readonly Row[], key: string): number => 2 * OBJECT_BYTES + 2 * key.length + SLOT_BYTES * rows.length;
+
+/** A number per context, for the results' keys (contexts are few: one per engine and set of fast paths). */
+const contextIds = new WeakMap<StageContext, number>();
+let contexts = 0;
+function contextId(cx: StageContext): number {
+  let id = contextIds.get(cx);
+  if (id === undefined) contextIds.set(cx, (id = ++contexts));
+  return id;
+}
 /** Stages and variables whose result may change without a write: such lookups are never cached. */
 const VOLATILE = ['$$NOW', '$$CLUSTER_TIME', '"$rand"', '"$sample"', '"$unionWith"', '"$graphLookup"', '"$documents"', '"$function"', '"$where"'];
 

@@ -25,8 +25,8 @@ const MAX_KEY_LENGTH = 2048;
  * (2.0 KB), a 3-level populate 48 KB (2.4 KB), a findOne `populate=*` 38.5 KB (2.0 KB), two relation filters and
  * a sort 14 KB (2.2 KB), fields and a filter 12.7 KB (0.8 KB): the estimate is above each.
  */
-const MAX_BYTES = 16 * 1024 * 1024;
-const KEPT_BYTES = 8 * 1024;
+const MAX_BYTES = 8 * 1024 * 1024;
+const KEPT_BYTES = 4 * 1024;
 const COMPILED_FACTOR = 24;
 /** A query estimated heavier than this is parsed every time. */
 const MAX_QUERY_BYTES = MAX_BYTES / 16;

@@ -64,14 +64,14 @@ describe('createQueryCache', () => {
     expect(parseLight(everything, light(1))).not.toBe(first);
   });
 
-  it('keeps at most 16 MB of queries by its estimate, with what is compiled from them: heavy queries push the oldest out sooner', () => {
+  it('keeps at most 8 MB of queries by its estimate, with what is compiled from them: heavy queries push the oldest out sooner', () => {
     const cache = createQueryCache();
     const get = (rawQuery: string): Query => cache(everything, `find?${rawQuery}`, () => parseQuery({ registry, contentType: article, rawQuery, context: everything, rest, action: 'find' }));
     const heavy = (page: number): string => `populate[author][populate]=*&populate[categories][populate]=*&populate[seo][populate]=*&pagination[page]=${page}`;
     const first = get(heavy(1));
     expect(get(heavy(1))).toBe(first);
     for (let page = 2; page <= 1000; page++) get(heavy(page));
-    expect(cache.bytes).toBeLessThanOrEqual(16 * 1024 * 1024);
+    expect(cache.bytes).toBeLessThanOrEqual(8 * 1024 * 1024);
     expect(cache.size).toBeLessThan(1000);
     // Within 1,024 queries and 131,072 characters (1,000 keys of about 110), yet the first is dropped.
     expect(get(heavy(1))).not.toBe(first);

@@ -20,10 +20,10 @@ const MAX_KEY_LENGTH = 2048;
  * How many bytes the kept queries may weigh together, with what is kept with each by identity (lib/util/frozen:
  * its compiled pipeline and response writer, the memory engine's plans and compiled stages, the join and filter
  * budgets' plans): estimated as {@link KEPT_BYTES} plus {@link COMPILED_FACTOR} times the query's own bytes
- * ({@link queryBytes}). Measured (bench/memory.ts's calibration, docs/performance.md): 300 distinct query strings
- * of one shape, the heap each added against its queryBytes: a default list 9.7 KB (0.5 KB), `populate=*` 44 KB
- * (2.0 KB), a 3-level populate 48 KB (2.4 KB), a findOne `populate=*` 38.5 KB (2.0 KB), two relation filters and
- * a sort 14 KB (2.2 KB), fields and a filter 12.7 KB (0.8 KB): the estimate is above each.
+ * ({@link queryBytes}). Calibrated by bench/query-weight.ts (docs/performance.md): 300 distinct query strings of
+ * one shape, the heap each added against its queryBytes: a default list 9.7 KB (0.5 KB), `populate=*` 26 to 44 KB
+ * (1.9 KB), a 3-level populate 25 to 48 KB (2.4 KB), a findOne `populate=*` 23 to 38.5 KB (2.0 KB), two relation
+ * filters and a sort 8.6 to 14 KB (2.1 KB), fields and a filter 13 KB (0.8 KB): the estimate is above each.
  */
 const MAX_BYTES = 8 * 1024 * 1024;
 const KEPT_BYTES = 4 * 1024;
@@ -69,8 +69,8 @@ export function queryBytes(value: unknown, seen = new Set<object>()): number {
  * A cache of parsed queries for one content type: parseQuery is a pure function of the registry, the content
  * type, the raw query string, the action and the caller's `canFind`, so the same query string of the same caller
  * gives the same Query. Entries are kept per owner object (an API token's or the Public role's ability, built
- * once, or the scope the callers of one role share), at most {@link MAX_QUERIES} queries and {@link MAX_CHARS}
- * characters of query strings in all. Only successful parses are kept, and they are deep-frozen: a Query is shared
+ * once, or the scope the callers of one role share), at most {@link MAX_QUERIES} queries, {@link MAX_CHARS}
+ * characters of query strings and {@link MAX_BYTES} estimated bytes in all. Only successful parses are kept, and they are deep-frozen: a Query is shared
  * by every request with the same query string, and nothing may change it (the compiled pipeline is kept with it,
  * see read-documents and the identity contract of lib/util/frozen).
  *

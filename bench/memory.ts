@@ -22,6 +22,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { memoryEngine } from '../lib';
 import type { ResponseCache } from '../lib/cache/response-cache';
+import { engineMemos } from '../lib/engine/memory/execution/memo-budget';
+import { formatMemos } from '../lib/format/memo-budget';
 import { createBlogApp } from '../examples/blog/app';
 import { loadBlogModel } from '../examples/blog/model';
 import { seedBlog } from './seed-blog';
@@ -162,11 +164,19 @@ async function run(cacheMb: number): Promise<void> {
     await send(urls, count);
     done += count;
     last = await collect();
+    const memos = `; memos counted: engine ${mb(engineMemos.held)} (${engineMemos.turns} turns), writers ${mb(formatMemos.held)} (${formatMemos.turns} turns)`;
     const cached = cache ? `; cache size ${mb(cache.size)} (at most ${mb(most)}: ${most <= budget ? 'within' : 'OVER'} its budget), ${cache.count} entries` : '';
-    console.log(`  ${String(done).padStart(6)} URLs, ${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s: heap used ${mb(last.heapUsed)} (+${mb(last.heapUsed - start.heapUsed)}), array buffers ${mb(last.arrayBuffers)} (+${mb(last.arrayBuffers - start.arrayBuffers)})${cached}`);
+    console.log(`  ${String(done).padStart(6)} URLs, ${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s: heap used ${mb(last.heapUsed)} (+${mb(last.heapUsed - start.heapUsed)}), array buffers ${mb(last.arrayBuffers)} (+${mb(last.arrayBuffers - start.arrayBuffers)})${memos}${cached}`);
     if (process.env.BENCH_SNAPSHOT) console.log(`  heap snapshot: ${writeHeapSnapshot(`${process.env.BENCH_SNAPSHOT}-${cacheMb}-${done}.heapsnapshot`)}`);
   }
   console.log(`  statuses: ${[...statuses].sort(([a], [b]) => a - b).map(([s, c]) => `${s} x${c}`).join(', ')}`);
+  // What the memos hold, against what they count: drop them all and collect.
+  const counted = engineMemos.held + formatMemos.held;
+  engineMemos.clear();
+  formatMemos.clear();
+  const dropped = await collect();
+  console.log(`  the memos dropped: freed ${mb(last.heapUsed + last.arrayBuffers - dropped.heapUsed - dropped.arrayBuffers)} against ${mb(counted)} counted; heap used ${mb(dropped.heapUsed)} (+${mb(dropped.heapUsed - start.heapUsed)} since the warm-up)`);
+  last = dropped;
   if (cache) {
     cache.clear();
     const emptied = await collect();

@@ -17,6 +17,7 @@
 export class MemoBudget {
   private readonly memos: { turn(): void }[] = [];
   private counted = 0;
+  private before = 0;
   /** How many times the generations turned (tests and benches). */
   turns = 0;
 
@@ -33,12 +34,24 @@ export class MemoBudget {
     return this.counted;
   }
 
+  /** The bytes counted in both generations: an estimate of what the memos hold (at most the budget). */
+  get held(): number {
+    return this.counted + this.before;
+  }
+
+  /** Drops every entry of every memo of the budget (benches: what they held is then freed). */
+  clear(): void {
+    this.turn();
+    this.turn();
+  }
+
   /** @internal BoundedMemo registers itself. */
   register(memo: { turn(): void }): void {
     this.memos.push(memo);
   }
 
   private turn(): void {
+    this.before = this.counted;
     this.counted = 0;
     this.turns++;
     for (const memo of this.memos) memo.turn();

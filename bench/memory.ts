@@ -5,7 +5,7 @@
  * Runs the example blog app (memory engine, the full-access API token) twice, each in a process of its own (node
  * `--expose-gc`): without the response cache, then with a small one (`BENCH_CACHE_MB`, default 8 MB). Each seeds
  * `BENCH_ARTICLES` articles (default 100,000; bench/seed-blog.ts: 10,000 authors, 1,000 categories, 100 files),
- * sends a short warm-up of fixed URLs, collects the garbage, and then sends `BENCH_URLS` (default 3,000) random,
+ * sends a short warm-up of fixed URLs, collects the garbage, and then sends `BENCH_URLS` (default 2,000) random,
  * distinct URLs, 10 at a time: lists of articles, authors and categories with random filters (on fields, on
  * relations, nested, `$or`, `$in`), sorts, pages, page sizes, offsets, populates, fields, locales and statuses,
  * and findOnes with random populates. Every `BENCH_EVERY` URLs (default 500) it collects the garbage twice and
@@ -117,7 +117,7 @@ async function collect(): Promise<NodeJS.MemoryUsage> {
 /** One run, in this process: `cacheMb` 0 is the app without the response cache. */
 async function run(cacheMb: number): Promise<void> {
   const articles = num('BENCH_ARTICLES', 100_000);
-  const total = num('BENCH_URLS', 3000);
+  const total = num('BENCH_URLS', 2000);
   const every = Math.max(1, num('BENCH_EVERY', 500));
   const budget = cacheMb * 1024 * 1024;
   const engine = memoryEngine({ ephemeral: true });
@@ -199,7 +199,7 @@ function main(): void {
     return;
   }
   const modes = (process.env.BENCH_MODES ?? 'off,cache').split(',');
-  console.log(`bench:memory: node ${process.version}, ${num('BENCH_ARTICLES', 100_000)} articles, ${num('BENCH_URLS', 3000)} random URLs per run`);
+  console.log(`bench:memory: node ${process.version}, ${num('BENCH_ARTICLES', 100_000)} articles, ${num('BENCH_URLS', 2000)} random URLs per run`);
   for (const mode of modes) {
     const cacheMb = mode === 'cache' ? num('BENCH_CACHE_MB', 8) : 0;
     const result = spawnSync(process.execPath, ['--expose-gc', '-r', 'ts-node/register/transpile-only', __filename, String(cacheMb)], { stdio: 'inherit' });

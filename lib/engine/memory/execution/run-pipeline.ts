@@ -5,6 +5,7 @@ import { deepCopy } from '../storage/deep-copy';
 import type { MemoryCollection } from '../storage/memory-collection';
 import { compileStages, runTopPipeline } from './planner';
 import { mingoIndexedLookup } from './fast-paths/mingo-indexed-lookup';
+import { shallowCopy } from './shallow-copy';
 import type { RowSet, StageContext } from './stage-context';
 
 /** What the runner needs from the engine. */
@@ -75,7 +76,7 @@ function newStageContext(rt: PipelineRuntime, readOnly: boolean, disabled: Reado
     },
     uses: (name) => !disabled.has(name),
     collection: (name) => rt.collection(name),
-    copyRow: readOnly ? (row) => ({ ...row }) : deepCopy,
+    copyRow: readOnly ? shallowCopy : deepCopy,
     copyRows: readOnly ? (rows) => rows.slice() : (rows) => deepCopy(rows as Row[]),
     adoptRows: readOnly ? (rows) => rows : (rows) => deepCopy(rows),
     compiled: createIdentityCache(),

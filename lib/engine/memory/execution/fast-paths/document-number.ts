@@ -3,6 +3,7 @@ import { mingoStages } from '../../semantics/mingo-runtime';
 import { isPlainField, onlyKey } from '../eligibility';
 import { documentNumberWindow } from '../../semantics/manual-stages';
 import type { StagePath } from '../fast-path';
+import { shallowCopy } from '../shallow-copy';
 import type { PartialStage, StageContext } from '../stage-context';
 import { firstSorted, planSort, sortedBy } from '../sort-rows';
 import { BoundedMemo } from '../../../../util/bounded-memo';
@@ -65,7 +66,7 @@ function numberedCopy(row: Row, fields: readonly string[], fieldsKey: string, n:
   let byKey = numbered.get(row);
   const found = byKey?.get(key);
   if (found) return found;
-  const copy: Row = { ...row };
+  const copy = shallowCopy(row);
   for (const field of fields) copy[field] = n;
   if (!byKey) byKey = numbered.set(row, new Map());
   if (byKey.size >= 8) byKey.clear();

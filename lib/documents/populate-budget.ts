@@ -1,6 +1,7 @@
 import { DocumentTooLargeError, ReadLimitError, type Row } from '../engine/types';
 import { ValidationError } from '../errors';
 import type { PopulateMap, PopulateNode, Query } from '../query/types';
+import { createIdentityCache } from '../util/frozen';
 
 /** The option that sets each read limit, named in the error's details. */
 const OPTION = { joinedRows: 'rest.maxJoinedRows', time: 'mongoEngine({ maxTimeMS })' } as const;
@@ -60,39 +61,87 @@ function documentTooLarge(limit: number): ValidationError {
 export function populateMeter(query: Query): ((row: Row) => void) | undefined {
   const max = query.maxJoinedRows;
   if (max === undefined || Object.keys(query.populate).length === 0) return undefined;
+  const walk = walks.get(query.populate, () => mapWalk(query.populate, []));
+  if (!walk) return () => undefined; // only `count` populates, or components populating nothing: nothing to count
   let count = 0;
   const add = (path: readonly string[], rows: number): void => {
     count += rows;
     if (count > max) throw new ReadLimitError('joinedRows', max, path);
   };
-  return (row) => walkMap(row, query.populate, [], add);
+  return (row) => walk(row, add);
 }
 
 type Add = (path: readonly string[], rows: number) => void;
+/** Counts the populated rows under one value (a row of a populate map, or a populated attribute's value). */
+type Walk = (value: unknown, add: Add) => void;
 
-function walkMap(value: unknown, map: PopulateMap, path: readonly string[], add: Add): void {
-  if (!isRow(value)) return;
-  for (const [name, node] of Object.entries(map)) walkNode(value[name], node, [...path, name], add);
+/**
+ * The walk of each populate map, compiled once per frozen map (the parsed queries the routes share, lib/util/frozen):
+ * its names, paths and nodes are read once, not on every row of every read.
+ */
+const walks = createIdentityCache<PopulateMap, Walk | null>();
+
+/** The walk of the rows of `map` (null: it populates nothing), the path of each name under `path`. */
+function mapWalk(map: PopulateMap, path: readonly string[]): Walk | null {
+  const names: string[] = [];
+  const nodes: Walk[] = [];
+  for (const [name, node] of Object.entries(map)) {
+    const walk = nodeWalk(node, Object.freeze([...path, name]));
+    if (!walk) continue;
+    names.push(name);
+    nodes.push(walk);
+  }
+  if (names.length === 0) return null;
+  return (value, add) => {
+    if (!isRow(value)) return;
+    for (let i = 0; i < names.length; i++) nodes[i]!(value[names[i]!], add);
+  };
 }
 
-function walkNode(value: unknown, node: PopulateNode, path: readonly string[], add: Add): void {
-  const items = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
+/** The walk of a populated attribute's value: what it joined (at `path`), then what those rows populate. */
+function nodeWalk(node: PopulateNode, path: readonly string[]): Walk | null {
   const kind = node.attribute.kind;
   if (kind === 'component') {
-    for (const item of items) walkMap(item, node.populate, path, add);
-    return;
+    const item = mapWalk(node.populate, path);
+    return item && ((value, add) => forEachItem(value, (row) => item(row, add)));
   }
   if (kind === 'dynamiczone') {
-    for (const item of items) {
-      const uid = isRow(item) && typeof item.__component === 'string' ? item.__component : '';
-      const sub = node.on ? node.on[uid] : node;
-      if (sub) walkMap(item, sub.populate, path, add);
-    }
-    return;
+    const on = node.on;
+    const byComponent = new Map<string, Walk | null>();
+    const itemWalk = (uid: string): Walk | null => {
+      let walk = byComponent.get(uid);
+      if (walk === undefined) {
+        const sub = on ? (Object.hasOwn(on, uid) ? on[uid] : undefined) : node;
+        walk = sub ? mapWalk(sub.populate, path) : null;
+        if (byComponent.size < MAX_COMPONENTS) byComponent.set(uid, walk);
+      }
+      return walk;
+    };
+    return (value, add) =>
+      forEachItem(value, (row) => {
+        const walk = itemWalk(typeof row.__component === 'string' ? row.__component : '');
+        if (walk) walk(row, add);
+      });
   }
-  if (node.count) return;
-  add(path, items.length);
-  for (const item of items) walkMap(item, node.populate, path, add);
+  if (node.count) return null;
+  const item = mapWalk(node.populate, path);
+  return (value, add) => {
+    const rows = Array.isArray(value) ? value.length : value === null || value === undefined ? 0 : 1;
+    add(path, rows);
+    if (item && rows > 0) forEachItem(value, (row) => item(row, add));
+  };
+}
+
+/** The dynamic zone walks kept per node: the components met (a stored `__component` is any string). */
+const MAX_COMPONENTS = 64;
+
+/** Calls `each` with the value itself or each element of an array value that is a row. */
+function forEachItem(value: unknown, each: (row: Row) => void): void {
+  if (Array.isArray(value)) {
+    for (const item of value) if (isRow(item)) each(item);
+  } else if (isRow(value)) {
+    each(value);
+  }
 }
 
 function isRow(value: unknown): value is Row {

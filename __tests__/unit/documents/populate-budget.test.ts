@@ -3,6 +3,7 @@ import { ReadLimitError } from '../../../lib/engine';
 import { populateMeter, readLimitError } from '../../../lib/documents/populate-budget';
 import { compileFindOne } from '../../../lib/pipeline';
 import type { PopulateMap } from '../../../lib/query/types';
+import { deepFreeze } from '../../../lib/util/frozen';
 import { article, category, pop, query, registry, run, seededEngine } from '../pipeline/fixtures';
 
 /**
@@ -59,6 +60,21 @@ describe('the join budget on a read result (populateMeter)', () => {
     expect(() => populateMeter(query(article, { populate: counted, maxJoinedRows: 1 }))!(row)).not.toThrow();
     expect(populateMeter(query(article, { populate: tree }))).toBeUndefined();
     expect(populateMeter(query(article, { maxJoinedRows: 1 }))).toBeUndefined();
+  });
+
+  it('counts the same with a frozen query (its walk compiled once), each meter from zero', async () => {
+    const row = await alpha(tree);
+    const frozen = deepFreeze(query(article, { populate: tree, maxJoinedRows: 11 }));
+    for (let i = 0; i < 3; i++) expect(() => populateMeter(frozen)!(row)).not.toThrow();
+    const tight = deepFreeze(query(article, { populate: tree, maxJoinedRows: 10 }));
+    for (let i = 0; i < 2; i++) expect(() => populateMeter(tight)!(row)).toThrow(expect.objectContaining({ path: ['blocks', 'files'] }));
+  });
+
+  it('skips a dynamic zone item whose __component names no selected component, an Object.prototype key included', () => {
+    const meter = populateMeter(query(article, { populate: { blocks: tree.blocks! }, maxJoinedRows: 1 }))!;
+    const item = (component: string) => ({ __component: component, id: 1, file: { id: 2 }, files: [{ id: 3 }, { id: 4 }] });
+    expect(() => meter({ id: 1, blocks: [item('constructor'), item('toString'), item('__proto__'), 'x', null] })).not.toThrow();
+    expect(() => meter({ id: 1, blocks: [item('shared.slider')] })).toThrow(ReadLimitError);
   });
 
   it('bounds each to-many populate join in the pipeline by a $limit of the budget + 1, before its nested populates', () => {

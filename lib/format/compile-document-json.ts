@@ -151,14 +151,17 @@ function populatedByKind(registry: Registry, node: PopulateNode): ValueWrite {
   }
 }
 
-/** Items whose component is unknown or not selected (`on`) are left out; writers are compiled per component met. */
+/**
+ * Items whose component is unknown or not selected (`on`) are left out; writers are compiled per component met,
+ * and keep the bytes of each item object when its component populates nothing (row-json's byIdentity).
+ */
 function dynamicZoneJson(registry: Registry, node: PopulateNode): ValueWrite {
   const writers = new Map<string, RowWrite | null>();
   const writerOf = (uid: string): RowWrite | null => {
     let writer = writers.get(uid);
     if (writer === undefined) {
       const itemNode = node.on ? node.on[uid] : node;
-      writer = !itemNode || !registry.components.has(uid) ? null : dynamicZoneItemJson(registry, uid, itemNode);
+      writer = !itemNode || !registry.components.has(uid) ? null : byIdentity(itemNode, dynamicZoneItemJson(registry, uid, itemNode));
       writers.set(uid, writer);
     }
     return writer;

@@ -89,7 +89,7 @@ const QUERIES = [
 ];
 
 describe('compileDocumentJson', () => {
-  it.each(QUERIES)('writes JSON.stringify(formatDocument(row)) for 300 random article rows: %s', (raw) => {
+  it.each(QUERIES)('writes JSON.stringify(formatDocument(row)) for 300 random article rows, each twice: %s', (raw) => {
     const query = parse(raw);
     const toJson = compileDocumentJson(registry, 'api::article.article', query);
     const rand = prng(raw.length + 17);
@@ -102,7 +102,8 @@ describe('compileDocumentJson', () => {
         expected = error as Error;
       }
       if (expected instanceof Error) expect(() => toJson(row)).toThrow(expected.constructor as new () => Error);
-      else expect(toJson(row)).toBe(expected);
+      // Twice: the second time from the bytes kept by object identity (joined rows, components, dynamic zone items).
+      else for (let n = 0; n < 2; n++) expect(toJson(row)).toBe(expected);
     }
   });
 

@@ -26,25 +26,13 @@ import { engineMemos } from '../lib/engine/memory/execution/memo-budget';
 import { formatMemos } from '../lib/format/memo-budget';
 import { createBlogApp } from '../examples/blog/app';
 import { loadBlogModel } from '../examples/blog/model';
-import { seedBlog } from './seed-blog';
+import { docId, random, seedBlog } from './seed-blog';
 
 const num = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);
   return Number.isFinite(value) && value >= 0 ? value : fallback;
 };
-const docId = (prefix: string, n: number): string => `${prefix}-${n.toString(36).padStart(6, '0')}`;
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-
-/** A deterministic generator (mulberry32): the same URLs on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random read URLs of the blog model seeded with `articles` articles (see the file's comment). */
 export function randomUrls(rnd: () => number, articles: number): () => string {

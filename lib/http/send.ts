@@ -64,23 +64,20 @@ export function sendData(req: Request, res: Response, registry: Registry, ct: Co
 export function sendList(req: Request, res: Response, registry: Registry, ct: ContentType, result: FindManyResult, sourceMaps?: SourceMapSettings): void {
   const meta = { pagination: result.pagination };
   const page = storedPageOf(result);
-  const app = res.app;
-  const encoded = sourceMaps !== undefined && wantsSourceMaps(req);
-  if (sourceMaps) varySourceMaps(res);
-  if (!page || encoded || isV4(req) || app.get('json replacer') || app.get('json spaces') || app.get('json escape')) {
+  if (!page || !writesStoredBytes(req, res, sourceMaps)) {
     sendData(req, res, registry, ct, 200, result.data, meta, sourceMaps);
     return;
   }
+  if (sourceMaps) varySourceMaps(res);
   const write = page.read.writer();
-  const out = new JsonBytes(capacities.get(write) ?? 16_384);
-  out.ascii('{"data":[');
-  for (let i = 0; i < page.rows.length; i++) {
-    if (i > 0) out.byte(0x2c);
-    write(page.rows[i]!, out);
-  }
-  out.text(`],"meta":${JSON.stringify(meta)}}`);
-  capacities.set(write, Math.min(out.length + 1024, 1 << 20));
-  sendJsonBytes(res, 200, out);
+  sendWritten(res, write, 16_384, (out) => {
+    out.ascii('{"data":[');
+    for (let i = 0; i < page.rows.length; i++) {
+      if (i > 0) out.byte(0x2c);
+      write(page.rows[i]!, out);
+    }
+    out.text(`],"meta":${JSON.stringify(meta)}}`);
+  });
 }
 
 /**
@@ -89,18 +86,37 @@ export function sendList(req: Request, res: Response, registry: Registry, ct: Co
  * same conditions as {@link sendList}; else formatted and sent by `sendData`.
  */
 export function sendOne(req: Request, res: Response, registry: Registry, ct: ContentType, stored: StoredDocument, sourceMaps?: SourceMapSettings): void {
-  const app = res.app;
-  const encoded = sourceMaps !== undefined && wantsSourceMaps(req);
-  if (encoded || isV4(req) || app.get('json replacer') || app.get('json spaces') || app.get('json escape')) {
+  if (!writesStoredBytes(req, res, sourceMaps)) {
     sendData(req, res, registry, ct, 200, formatDocument(registry, ct.uid, stored.row, stored.read.query), {}, sourceMaps);
     return;
   }
   if (sourceMaps) varySourceMaps(res);
   const write = stored.read.writer();
-  const out = new JsonBytes(capacities.get(write) ?? 4096);
-  out.ascii('{"data":');
-  write(stored.row, out);
-  out.ascii(',"meta":{}}');
+  sendWritten(res, write, 4096, (out) => {
+    out.ascii('{"data":');
+    write(stored.row, out);
+    out.ascii(',"meta":{}}');
+  });
+}
+
+/**
+ * Whether an answer may be written straight from stored rows (format/compileDocumentBytes): a v5 answer without
+ * content source maps, while the host app leaves how Express writes JSON as it is (`json replacer`, `json
+ * spaces`, `json escape`).
+ */
+function writesStoredBytes(req: Request, res: Response, sourceMaps: SourceMapSettings | undefined): boolean {
+  const app = res.app;
+  const encoded = sourceMaps !== undefined && wantsSourceMaps(req);
+  return !encoded && !isV4(req) && !app.get('json replacer') && !app.get('json spaces') && !app.get('json escape');
+}
+
+/**
+ * Sends, with status 200, the JSON `fill` writes, in a buffer sized by what `write`'s last answer took (`initial`
+ * the first time).
+ */
+function sendWritten(res: Response, write: RowWrite, initial: number, fill: (out: JsonBytes) => void): void {
+  const out = new JsonBytes(capacities.get(write) ?? initial);
+  fill(out);
   capacities.set(write, Math.min(out.length + 1024, 1 << 20));
   sendJsonBytes(res, 200, out);
 }

@@ -117,15 +117,16 @@ function oneReadFor(registry: Registry, ct: ContentType, query: Query): OneRead 
     if (!frozen) return { read, parts };
     // What every read's first `$match` shares (the scope, the filters) is frozen with the rest.
     deepFreeze(parts.first({}));
-    return { read, parts: { first: parts.first, rest: deepFreeze(parts.rest) } };
+    deepFreeze(parts.rest);
+    return { read, parts };
   };
   return oneReads.get(query, make, (kept) => kept.read.registry === registry && kept.read.ct === ct);
 }
 
-/** `compile()` as a CompiledRead, kept with a frozen query (see {@link CompiledRead}). */
-function compiledFor(cache: typeof listReads, registry: Registry, ct: ContentType, query: Query, compile: () => Pipeline): CompiledRead {
+/** A list query's `compile()` as a CompiledRead, kept with a frozen query (see {@link CompiledRead}). */
+function listReadFor(registry: Registry, ct: ContentType, query: Query, compile: () => Pipeline): CompiledRead {
   const make = (): CompiledRead => compiledRead(registry, ct, query, Object.isFrozen(query) ? deepFreeze(compile()) : compile());
-  return cache.get(query, make, (kept) => kept.registry === registry && kept.ct === ct);
+  return listReads.get(query, make, (kept) => kept.registry === registry && kept.ct === ct);
 }
 
 /** The stored rows of a list page, before formatting (read-only: they may share values with storage). */
@@ -186,7 +187,7 @@ export function findMany(registry: Registry, engine: Engine, ct: ContentType, qu
 async function readList(registry: Registry, engine: Engine, ct: ContentType, query: Query, match?: Filter): Promise<FindManyResult> {
   const read = match
     ? compiledRead(registry, ct, query, compileFind(registry, ct, query, { match }))
-    : compiledFor(listReads, registry, ct, query, () => compileFind(registry, ct, query));
+    : listReadFor(registry, ct, query, () => compileFind(registry, ct, query));
   const { pipeline } = read;
   // List reads may sort more than MongoDB's 100 MB in-memory limit for a blocking stage: they may spill to disk
   // (https://www.mongodb.com/docs/manual/reference/command/aggregate/, `allowDiskUse`; the default from 6.0 on).

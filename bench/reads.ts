@@ -12,6 +12,9 @@
  * Environment: `BENCH_OLD` (a checkout of the code to compare with: `git worktree add --detach /tmp/old 1ac6d03`
  * and `ln -s $PWD/node_modules /tmp/old/node_modules`; without it, only this checkout is measured),
  * `BENCH_SIZES` (default `1000`), `BENCH_ROUNDS` (default 5), `BENCH_DURATION` (seconds, default 3),
+ * `BENCH_CEILING=1` (also measures the ceiling: a bare Express app in a process of its own that answers each
+ * scenario's path with the bytes this checkout answered, sent with `res.send` as any Express route would; its CPU
+ * time per request divided by a checkout's is that checkout's share of the ceiling),
  * `BENCH_WARMUP` (seconds, default 1), `BENCH_CONNECTIONS` (default 10), `BENCH_ONLY` (a substring of the
  * scenario names to run).
  */
@@ -45,11 +48,11 @@ type Target = WriteServer;
 const start = (name: string, checkout: string, size: number): Promise<Target> => startWriteServer(name, checkout, size, 'ephemeral', os.tmpdir());
 const stop = stopWriteServer;
 
-async function check(port: number, urlPath: string, token: string): Promise<number> {
+async function fetchBytes(port: number, urlPath: string, token: string): Promise<Buffer> {
   const res = await fetch(`http://127.0.0.1:${port}${urlPath}`, { headers: { authorization: `Bearer ${token}` } });
-  const body = await res.arrayBuffer();
-  if (!res.ok) throw new Error(`${urlPath}: ${res.status} ${Buffer.from(body).toString('utf8').slice(0, 300)}`);
-  return body.byteLength;
+  const body = Buffer.from(await res.arrayBuffer());
+  if (!res.ok) throw new Error(`${urlPath}: ${res.status} ${body.toString('utf8').slice(0, 300)}`);
+  return body;
 }
 
 /** CPU time (user + system, ms) the process has used so far, from /proc (Linux): undefined elsewhere. */
@@ -93,9 +96,16 @@ async function main(): Promise<void> {
     const results = new Map<string, number[]>();
     try {
       for (const [name, checkout] of checkouts) targets.push(await start(name, checkout, size));
+      const answers: Record<string, string> = {};
       for (const s of scenarios) {
-        const bytes = await Promise.all(targets.map((t) => check(t.port, s.path(size), s.token)));
-        if (new Set(bytes).size > 1) console.log(`  ${s.name}: the checkouts answer ${bytes.join(' / ')} bytes`);
+        const bytes = await Promise.all(targets.map((t) => fetchBytes(t.port, s.path(size), s.token)));
+        if (new Set(bytes.map((b) => b.length)).size > 1) console.log(`  ${s.name}: the checkouts answer ${bytes.map((b) => b.length).join(' / ')} bytes`);
+        answers[s.path(size)] = bytes.at(-1)!.toString('base64');
+      }
+      if (process.env.BENCH_CEILING === '1') {
+        const file = path.join(os.tmpdir(), `bench-reads-ceiling-${process.pid}.json`);
+        fs.writeFileSync(file, JSON.stringify(answers));
+        targets.push(await startWriteServer('ceiling', 'read-ceiling', size, file, os.tmpdir()));
       }
       for (let round = 0; round < rounds; round++) {
         const line: string[] = [];
@@ -128,7 +138,9 @@ async function main(): Promise<void> {
       };
       const cells = checkouts.map(([name]) => `${name} ${median(get(name, 'rps')).toFixed(0)} req/s, ${get(name, 'cpu').length ? median(get(name, 'cpu')).toFixed(3) : '?'} ms CPU`);
       const ratios = checkouts.length > 1 ? `; new / old: req/s ${ratio('rps', false)}${get('new', 'cpu').length ? `, CPU ${ratio('cpu', true)}` : ''}` : '';
-      console.log(`  ${s.name.padEnd(28)} ${cells.join('; ')}${ratios}`);
+      const ceiling = get('ceiling', 'cpu');
+      const share = ceiling.length ? `; share of the ceiling (${median(ceiling).toFixed(3)} ms CPU): ${checkouts.map(([name]) => `${name} ${(100 * median(get(name, 'cpu').map((c, i) => ceiling[i]! / c))).toFixed(0)}%`).join(', ')}` : '';
+      console.log(`  ${s.name.padEnd(28)} ${cells.join('; ')}${ratios}${share}`);
     }
   }
 }

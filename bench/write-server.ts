@@ -6,8 +6,10 @@
  * the engine is the one `npm start` uses (`memoryEngine({ file })`, every write fsynced to the journal): seeded,
  * closed (a snapshot, an empty journal) and opened again, so the measurement starts from a loaded file as a
  * restarted server does. `<checkout>` = `ceiling`: a bare Express app that parses the JSON body and answers 201
- * with it (the ceiling of a write).
+ * with it (the ceiling of a write). `<checkout>` = `read-ceiling`, `<kind>` = a JSON file of `{ [path]: base64 }`: a
+ * bare Express app that answers a GET of each path with those bytes as JSON (the ceiling of a read, bench:reads).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -29,6 +31,16 @@ async function main(): Promise<void> {
     app.all('/{*any}', (req, res) => {
       id++;
       res.status(req.method === 'POST' ? 201 : 200).json({ data: { id, documentId: `doc-${id}`, ...(req.body as { data?: object } | undefined)?.data }, meta: {} });
+    });
+    server = app.listen(0, '127.0.0.1');
+  } else if (checkout === 'read-ceiling') {
+    const answers = new Map(Object.entries(JSON.parse(fs.readFileSync(kind, 'utf8')) as Record<string, string>).map(([p, b]) => [p, Buffer.from(b, 'base64')]));
+    const app = express();
+    app.disable('x-powered-by');
+    app.get('/{*any}', (req, res) => {
+      const bytes = answers.get(req.originalUrl);
+      if (bytes === undefined) res.status(404).end();
+      else res.type('application/json').send(bytes);
     });
     server = app.listen(0, '127.0.0.1');
   } else {

@@ -1,9 +1,10 @@
 import type { PopulateNode } from '../query/types';
-import type { Attributes, Registry } from '../schema';
+import type { Attribute, Attributes, Registry, ScalarType } from '../schema';
 import { formatComponent, formatDocument, TRAILING_SYSTEM, type Selection } from './format-document';
-import { bytesOf, JsonBytes } from './json-bytes';
-import { writeCopiedJson, writeJson } from './json-value';
-import { arrayJson, byIdentity, entry, isRow, objectJson, rowsJson, set, Unsupported, writeStoredOrNull, type Entries, type Row, type RowWrite, type ValueWrite } from './row-json';
+import { JsonBytes } from './json-bytes';
+import { writeCopiedJson } from './json-value';
+import { objectJson } from './object-json';
+import { arrayJson, byIdentity, constantEntry, entry, isRow, plainEntry, rowsJson, set, storedEntry, Unsupported, type Entries, type Row, type RowWrite, type ValueWrite } from './row-json';
 import { cachedWriter } from './writer-cache';
 import { totalsJson } from './populate-totals';
 
@@ -56,12 +57,12 @@ function compileUncached(registry: Registry, uid: string, selection: Selection):
 function documentJson(registry: Registry, uid: string, selection: Selection): RowWrite {
   const ct = registry.contentType(uid);
   const entries: Entries = new Map();
-  set(entries, 'id', entry('id', writeJson));
-  set(entries, 'documentId', entry('documentId', writeJson));
+  set(entries, 'id', plainEntry('id'));
+  set(entries, 'documentId', plainEntry('documentId'));
   attributeEntries(registry, ct.attributes, ct.attributeNames, selection, entries);
   for (const name of TRAILING_SYSTEM) {
     if (!(name in ct.attributes)) continue;
-    if (selection.fields === null || selection.fields.includes(name)) set(entries, name, entry(name, writeStoredOrNull));
+    if (selection.fields === null || selection.fields.includes(name)) set(entries, name, storedEntry(name, scalarType(ct.attributes[name])));
   }
   const loc = selection.populate.localizations;
   if (loc) {
@@ -80,15 +81,9 @@ function documentJson(registry: Registry, uid: string, selection: Selection): Ro
 function componentJson(registry: Registry, componentUid: string, selection: Selection, dynamicZoneItem: boolean): RowWrite {
   const component = registry.component(componentUid);
   const entries: Entries = new Map();
-  set(entries, 'id', entry('id', writeJson));
+  set(entries, 'id', plainEntry('id'));
   attributeEntries(registry, component.attributes, component.attributeNames, selection, entries);
-  if (dynamicZoneItem) {
-    const bytes = bytesOf(JSON.stringify(componentUid));
-    set(entries, '__component', entry('__component', (_value, out) => {
-      out.bytes(bytes);
-      return true;
-    }));
-  }
+  if (dynamicZoneItem) set(entries, '__component', constantEntry(componentUid));
   return objectJson(entries);
 }
 
@@ -97,7 +92,7 @@ function attributeEntries(registry: Registry, attributes: Attributes, names: rea
     const attribute = attributes[name]!;
     if (attribute.private) continue;
     if (attribute.kind === 'scalar') {
-      if (selection.fields === null || selection.fields.includes(name)) set(entries, name, entry(name, writeStoredOrNull));
+      if (selection.fields === null || selection.fields.includes(name)) set(entries, name, storedEntry(name, attribute.type));
       continue;
     }
     const node = selection.populate[name];
@@ -106,6 +101,9 @@ function attributeEntries(registry: Registry, attributes: Attributes, names: rea
     set(entries, name, entry(name, populatedJson(registry, node)));
   }
 }
+
+/** The type of a scalar attribute (a system field's), undefined for any other. */
+const scalarType = (attribute: Attribute | undefined): ScalarType | undefined => (attribute?.kind === 'scalar' ? attribute.type : undefined);
 
 /** The formatter's formatPopulated, as bytes. */
 function populatedJson(registry: Registry, node: PopulateNode): ValueWrite {

@@ -7,6 +7,9 @@ const NATIVE_WRITE_LENGTH = 48;
  */
 export const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
+/** No key: {@link JsonBytes.string} is {@link JsonBytes.keyString} without one. */
+const NO_KEY = new Uint8Array(0);
+
 /**
  * A growing buffer of UTF-8 JSON text, written piece by piece: the bytes of a response are produced directly,
  * without building a string first (a string made with `+` from thousands of pieces is a V8 rope, and turning it
@@ -86,12 +89,23 @@ export class JsonBytes {
 
   /** `JSON.stringify(text)`: strings with nothing to escape (most) are written between quotes as they are. */
   string(text: string): void {
+    this.keyString(NO_KEY, text);
+  }
+
+  /**
+   * `key` (kept bytes: an object's `,"name":`, see object-json) then `JSON.stringify(text)`, with one check of
+   * the room left: short ASCII strings with nothing to escape are copied in the same pass as the key; anything
+   * else takes the general path.
+   */
+  keyString(key: Uint8Array, text: string): void {
+    const k = key.length;
     const n = text.length;
+    this.room(k + n + 2);
+    const buf = this.buf;
+    let pos = this.pos;
+    for (let i = 0; i < k; i++) buf[pos++] = key[i]!;
     if (n < NATIVE_WRITE_LENGTH) {
-      // One pass for short ASCII strings with nothing to escape; anything else takes the general path below.
-      this.room(n + 2);
-      const buf = this.buf;
-      let pos = this.pos;
+      const quote = pos;
       buf[pos++] = 0x22;
       let i = 0;
       for (; i < n; i++) {
@@ -104,7 +118,9 @@ export class JsonBytes {
         this.pos = pos;
         return;
       }
+      pos = quote;
     }
+    this.pos = pos;
     if (NEEDS_ESCAPE.test(text)) {
       this.text(JSON.stringify(text));
       return;
@@ -112,6 +128,31 @@ export class JsonBytes {
     this.byte(0x22);
     this.text(text);
     this.byte(0x22);
+  }
+
+  /** `key` (kept bytes) then ASCII text (a number, `true`, `null`...), with one check of the room left. */
+  keyAscii(key: Uint8Array, text: string): void {
+    const k = key.length;
+    const n = text.length;
+    this.room(k + n);
+    const buf = this.buf;
+    let pos = this.pos;
+    for (let i = 0; i < k; i++) buf[pos++] = key[i]!;
+    for (let i = 0; i < n; i++) buf[pos++] = text.charCodeAt(i);
+    this.pos = pos;
+  }
+
+  /**
+   * Ends an object whose entries were written since `start` each with its leading comma (object-json): the first
+   * entry's comma becomes the `{`; `{}` when none was written.
+   */
+  endObject(start: number): void {
+    if (this.pos === start) {
+      this.ascii('{}');
+      return;
+    }
+    this.buf[start] = 0x7b;
+    this.byte(0x7d);
   }
 
   /** One ASCII character, by its code. */

@@ -3,8 +3,8 @@
  * written entry by entry, lists, the bytes kept per row object, and the entries of stored values.
  */
 import type { PopulateNode } from '../query/types';
-import { bytesOf, type JsonBytes } from './json-bytes';
-import { writeJson, writeStoredJson } from './json-value';
+import type { ScalarType } from '../schema';
+import type { JsonBytes } from './json-bytes';
 import { BoundedMemo } from '../util/bounded-memo';
 import { ARRAY_BYTES, formatMemos, keptBytes } from './memo-budget';
 
@@ -14,28 +14,34 @@ export type Row = Record<string, unknown>;
 export type ValueWrite = (value: unknown, out: JsonBytes) => boolean;
 /** Writes the JSON of one stored row. */
 export type RowWrite = (row: Row, out: JsonBytes) => void;
-/** Writes one key (`key`: its bytes, with the comma when it is not the first) and value; false when JSON leaves the key out. */
-export type EntryWrite = (row: Row, out: JsonBytes, key: Uint8Array) => boolean;
+/**
+ * How one output key's value is read from a row and written: `stored`, a scalar attribute or system field (the
+ * stored value, null when missing, the bytes of objects kept: writeStoredJson), with its schema type when known;
+ * `plain`, `JSON.stringify` of the value (id, documentId); `value`, what `write` writes of it; `constant`, the
+ * same JSON text for every row. JSON leaves the key out when its value is (`write` answers false).
+ */
+export type Field =
+  | { readonly kind: 'stored'; readonly name: string; readonly type: ScalarType | undefined }
+  | { readonly kind: 'plain'; readonly name: string }
+  | { readonly kind: 'value'; readonly name: string; readonly write: ValueWrite }
+  | { readonly kind: 'constant'; readonly json: string };
 
-/** Output keys in order, each with the writer of its value (the formatter's `out[key] = ...`, replayed). */
-export type Entries = Map<string, EntryWrite>;
+/** Output keys in order, each with how its value is written (the formatter's `out[key] = ...`, replayed). */
+export type Entries = Map<string, Field>;
 
 export class Unsupported extends Error {}
 
-/**
- * The entry of `name`: its key, then what `write` writes of the row's value; the key is dropped again when JSON
- * leaves the value out (`write` answers false).
- */
-export const entry = (name: string, write: ValueWrite): EntryWrite => (row, out, key) => {
-  const start = out.length;
-  out.bytes(key);
-  if (write(row[name], out)) return true;
-  out.rewind(start);
-  return false;
-};
+/** The entry of `name`: what `write` writes of the row's value (the key left out when `write` answers false). */
+export const entry = (name: string, write: ValueWrite): Field => ({ kind: 'value', name, write });
 
-/** A scalar attribute or system field: the stored value, null when missing (the bytes of objects kept). */
-export const writeStoredOrNull: ValueWrite = (value, out) => writeStoredJson(value ?? null, out);
+/** A scalar attribute or system field of type `type`: the stored value, null when missing. */
+export const storedEntry = (name: string, type: ScalarType | undefined): Field => ({ kind: 'stored', name, type });
+
+/** `JSON.stringify` of the row's value (id, documentId); the key left out when JSON leaves the value out. */
+export const plainEntry = (name: string): Field => ({ kind: 'plain', name });
+
+/** The JSON text of `value`, the same for every row. */
+export const constantEntry = (value: unknown): Field => ({ kind: 'constant', json: JSON.stringify(value) });
 
 /**
  * `write`, with the bytes of each row object kept by identity (see writeStoredJson for why that is safe), when
@@ -111,29 +117,10 @@ export function arrayJson(rows: readonly Row[], item: RowWrite, out: JsonBytes):
   out.byte(0x5d);
 }
 
-export function objectJson(entries: Entries): RowWrite {
-  const firstKeys: Uint8Array[] = [];
-  const nextKeys: Uint8Array[] = [];
-  const writers: EntryWrite[] = [];
-  for (const [key, write] of entries) {
-    firstKeys.push(bytesOf(`${JSON.stringify(key)}:`));
-    nextKeys.push(bytesOf(`,${JSON.stringify(key)}:`));
-    writers.push(write);
-  }
-  return (row, out) => {
-    out.byte(0x7b);
-    let first = true;
-    for (let i = 0; i < writers.length; i++) {
-      if (writers[i]!(row, out, first ? firstKeys[i]! : nextKeys[i]!)) first = false;
-    }
-    out.byte(0x7d);
-  };
-}
-
 /** An object literal's assignment: a key set again keeps its place and takes the new value. */
-export function set(entries: Entries, key: string, write: EntryWrite): void {
+export function set(entries: Entries, key: string, field: Field): void {
   if (key === '__proto__' || isArrayIndex(key)) throw new Unsupported();
-  entries.set(key, write);
+  entries.set(key, field);
 }
 
 /** Keys JavaScript orders before all others in an object (and so does JSON.stringify). */

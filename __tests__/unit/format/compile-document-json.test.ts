@@ -107,6 +107,56 @@ describe('compileDocumentJson', () => {
     }
   });
 
+  // Each value in every scalar field (the typed fast paths: a string attribute's string, a number's number...,
+  // and their fallbacks), at the top, in components, dynamic zone items and joined rows.
+  const VALUES: unknown[] = [
+    '', 'plain', 'é中😀', 'quote " backslash \\ newline \n nul \u0000', '\ud800 lone', 'pair \ud83d\ude00', '\u2028\u007f',
+    'a'.repeat(47), `${'a'.repeat(47)}"`, 'a'.repeat(48), `${'a'.repeat(100)}é`, `${'a'.repeat(100)}\t`,
+    0, -0, 7, -1.5, 1e21, 5e-324, 2 ** 53, NaN, Infinity, -Infinity, true, false, null, undefined,
+    new Date(0), new Date(Number.NaN), { a: [1, 'x', null] }, [], new Stamp(), new Point(2), new String('boxed'), () => 1, Symbol('s'), 10n,
+  ];
+  const SCALARS = ['id', 'documentId', 'title', 'slug', 'description', 'content', 'views', 'rating', 'featured', 'publishDate', 'createdAt', 'updatedAt', 'publishedAt', 'locale'];
+
+  it.each(VALUES.map((value, i) => [i, value] as const))('writes value %i in every scalar field as the formatter does', (_i, value) => {
+    const all = (keys: readonly string[], base: Row): Row => Object.fromEntries([...Object.entries(base), ...keys.map((k) => [k, value])]);
+    const joined = (n: number): Row => all(['id', 'documentId', 'name', 'email', 'bio', 'slug', 'description', 'createdAt', 'locale'], { avatar: all(['id', 'name', 'width', 'size', 'formats', 'focalPoint'], {}), n });
+    const row = all(SCALARS, {
+      seo: all(['id', 'metaTitle', 'metaDescription'], {}),
+      blocks: [all(['id', 'title', 'body'], { __component: 'shared.quote' }), all(['body'], { __component: 'shared.rich-text' })],
+      author: joined(1),
+      categories: [joined(2), joined(3)],
+    });
+    const check = (raw: string, r: Row): void => {
+      const selection = parse(raw);
+      let expected: string | Error;
+      try {
+        expected = JSON.stringify(formatDocument(registry, 'api::article.article', r, selection));
+      } catch (error) {
+        expected = error as Error;
+      }
+      const toJson = compileDocumentJson(registry, 'api::article.article', selection);
+      if (expected instanceof Error) expect(() => toJson(r)).toThrow(expected.constructor as new () => Error);
+      else for (let n = 0; n < 2; n++) expect(toJson(r)).toBe(expected);
+    };
+    check('populate[seo]=true&populate[blocks]=true&populate[author][populate][avatar]=true&populate[categories]=true', row);
+    check('fields[0]=title&fields[1]=views&fields[2]=featured&fields[3]=publishDate&fields[4]=createdAt&fields[5]=locale', row);
+    // Missing fields, another key order and a row without a prototype go through the same compiled writer.
+    check('', {});
+    check('', Object.assign(Object.create(null) as Row, { locale: value, title: value, id: value }));
+  });
+
+  it('reads and writes attribute names that need quoting or escaping in the compiled code', () => {
+    const base = registry.contentType('api::author.author');
+    const scalar = base.attributes.name!;
+    const names = ['a"b', 'c\\d', 'e\nf', '\u2028', 'ключ', '😀', 'constructor', 'toString', '$x', '`${x}`', '"]; throw new Error(1); //', '\ud800', ''];
+    const attributes = { ...base.attributes, ...Object.fromEntries(names.map((n) => [n, scalar])) };
+    const oddType = { ...base, uid: 'api::odd.odd', attributes, attributeNames: names };
+    const odd = { ...registry, contentType: () => oddType } as typeof registry;
+    const selection = { fields: null, populate: {} };
+    const rows: Row[] = [{ id: 1, documentId: 'x', ...Object.fromEntries(names.map((n, i) => [n, `v${i}`])) }, { id: 2 }, Object.create({ toString: 'inherited' }) as Row];
+    for (const row of rows) expect(compileDocumentJson(odd, 'api::odd.odd', selection)(row)).toBe(JSON.stringify(formatDocument(odd, 'api::odd.odd', row, selection)));
+  });
+
   it('falls back to the formatter for names an object orders first or cannot hold', () => {
     const base = registry.contentType('api::author.author');
     const scalar = base.attributes.name!;

@@ -27,6 +27,32 @@ describe('JsonBytes', () => {
     }
   });
 
+  it('keyString() and keyAscii() write the key, then JSON.stringify(text) or the text; short, long, ASCII or not', () => {
+    const rand = prng(13);
+    const key = Buffer.from(',"clé":');
+    for (let i = 0; i < 3000; i++) {
+      const text = random(rand, Math.floor(rand() * 120));
+      const out = new JsonBytes(16);
+      out.keyString(key, text);
+      out.keyAscii(key, String(i));
+      expect(out.toBuffer().toString('utf8')).toBe(`,"clé":${JSON.stringify(text)},"clé":${i}`);
+    }
+  });
+
+  it('endObject() makes the leading comma of the first entry the `{`, and writes {} when there is none', () => {
+    const out = new JsonBytes(64);
+    out.ascii('[');
+    let start = out.length;
+    out.endObject(start);
+    out.ascii(',');
+    start = out.length;
+    out.keyString(Buffer.from(',"a":'), 'x');
+    out.keyAscii(Buffer.from(',"b":'), 'null');
+    out.endObject(start);
+    out.ascii(']');
+    expect(out.toBuffer().toString()).toBe('[{},{"a":"x","b":null}]');
+  });
+
   it('grows as needed and keeps what it wrote; since() copies, rewind() drops', () => {
     const out = new JsonBytes(64);
     out.ascii('[');

@@ -47,7 +47,7 @@ export function compileDocumentJson(registry: Registry, uid: string, selection: 
 
 function compileUncached(registry: Registry, uid: string, selection: Selection): RowWrite {
   try {
-    return documentJson(registry, uid, selection);
+    return byIdentity(selection, documentJson(registry, uid, selection));
   } catch (error) {
     if (!(error instanceof Unsupported)) throw error;
     return (row, out) => out.text(JSON.stringify(formatDocument(registry, uid, row, selection)));

@@ -1,8 +1,8 @@
 /**
- * The parts of compileDocumentBytes' writers (compile-document-json) that know nothing of the schema: objects
- * written entry by entry, lists, the bytes kept per row object, and the entries of stored values.
+ * The parts of compileDocumentBytes' writers (compile-document-json) that know nothing of the schema: the entries
+ * of an object (compiled by object-json), lists, and the bytes kept per row object.
  */
-import type { PopulateNode } from '../query/types';
+import type { PopulateMap } from '../query/types';
 import type { ScalarType } from '../schema';
 import type { JsonBytes } from './json-bytes';
 import { BoundedMemo } from '../util/bounded-memo';
@@ -45,20 +45,36 @@ export const constantEntry = (value: unknown): Field => ({ kind: 'constant', jso
 
 /**
  * `write`, with the bytes of each row object kept by identity (see writeStoredJson for why that is safe), when
- * the node populates nothing: those are the rows the engine hands out as stored (populated ones are fresh copies
- * every time, not worth a WeakMap entry).
+ * the selection populates nothing: those are the rows the engine hands out as stored (populated ones are fresh
+ * copies every time, not worth a WeakMap entry). An engine may hand out new objects on every read (MongoDB, a
+ * projection): keeping their bytes is then pure cost (a copy and a WeakMap entry per row, about twice the
+ * writing), so a writer whose kept rows come back less than once in {@link SAMPLE} misses keeps only one row in
+ * {@link SAMPLE}, until they come back again (counted per {@link WINDOW} misses).
  */
-export function byIdentity(node: PopulateNode, write: RowWrite): RowWrite {
-  if (Object.keys(node.populate).length > 0) return write;
+export function byIdentity(selection: { readonly populate: PopulateMap }, write: RowWrite): RowWrite {
+  if (Object.keys(selection.populate).length > 0) return write;
   const writer = ++writers;
+  let misses = 0;
+  let hits = 0;
+  let sampling = false;
   return (row, out) => {
     const kept = rowBytes.get(row);
     if (kept !== undefined) {
       const bytes = bytesOfWriter(kept, writer);
       if (bytes !== undefined) {
+        hits++;
         out.bytes(bytes);
         return;
       }
+    }
+    if (++misses === WINDOW) {
+      sampling = hits * SAMPLE < WINDOW;
+      misses = 0;
+      hits = 0;
+    }
+    if (sampling && misses % SAMPLE !== 0) {
+      write(row, out);
+      return;
     }
     const start = out.length;
     write(row, out);
@@ -72,6 +88,11 @@ export function byIdentity(node: PopulateNode, write: RowWrite): RowWrite {
     }
   };
 }
+
+/** The misses after which a writer decides again whether to keep every row's bytes or one in {@link SAMPLE}. */
+const WINDOW = 1024;
+/** A writer keeps one row in SAMPLE while fewer than one in SAMPLE of its misses come back as hits. */
+const SAMPLE = 64;
 
 /** Writers that keep bytes by row, numbered (a row's entry names its writers by number, never holding them). */
 let writers = 0;

@@ -1,5 +1,6 @@
 import { compileDocumentBytes, JsonBytes } from '../../../lib/format';
 import { writeStoredJson } from '../../../lib/format/json-value';
+import { formatMemos } from '../../../lib/format/memo-budget';
 import { parse, registry } from '../query/parse-helper';
 
 /** format/memo-budget's FORMAT_MEMO_BYTES (written out: the test runs unchanged on code without the budget). */
@@ -27,8 +28,38 @@ describe('the JSON writers keep bytes by identity within a byte budget (format/m
     // it shows whether they were kept.
     (first.author as Row).name = 'Changed';
     expect(text((out) => write(first, out))).toBe(before);
-    for (const row of all.slice(1)) text((out) => write(row, out));
+    // Each row written twice, as rows that come back (a writer whose rows never come back keeps few: below).
+    for (const row of all.slice(1)) text((out) => (write(row, out), write(row, out)));
     expect(text((out) => write(first, out))).toContain('"name":"Changed"');
+  });
+
+  it('keeps the bytes of the rows of a selection that populates nothing, top-level rows included', () => {
+    for (const raw of ['', 'fields[0]=title']) {
+      const write = compileDocumentBytes(registry, 'api::article.article', parse(raw));
+      const row: Row = { id: 1, documentId: 'doc', title: 'Title', locale: 'en' };
+      const before = text((out) => write(row, out));
+      row.title = 'Changed';
+      expect(text((out) => write(row, out))).toBe(before);
+    }
+  });
+
+  it('a writer whose rows never come back (new objects on every read) keeps one in 64, until they come back', () => {
+    const write = compileDocumentBytes(registry, 'api::article.article', parse('fields[0]=title&fields[1]=documentId'));
+    const fresh = (n: number): Row[] => Array.from({ length: n }, (_, i) => ({ id: i, documentId: `doc-${i}`, title: 'x'.repeat(1000) }));
+    const grows = (rows: Row[]): number => {
+      formatMemos.clear();
+      for (const row of rows) text((out) => write(row, out));
+      return formatMemos.held;
+    };
+    // The first 1,024 are all kept (about 1 KB each), the next 6,400 one in 64 (100 of them).
+    grows(fresh(1024));
+    const sampled = grows(fresh(6400));
+    expect(sampled).toBeGreaterThan(50 * 1000);
+    expect(sampled).toBeLessThan(200 * 1000);
+    // Rows that come back: after one more window, every row is kept again.
+    const back = fresh(64);
+    for (let i = 0; i < 1024 / 64 + 1; i++) for (const row of back) text((out) => write(row, out));
+    expect(grows(fresh(1000))).toBeGreaterThan(1000 * 1000);
   });
 
   it('the bytes of stored objects (json values, media formats) are kept within the same budget', () => {

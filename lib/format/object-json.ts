@@ -40,18 +40,14 @@ const STORED_TYPEOF: Partial<Record<ScalarType, 'string' | 'number' | 'boolean'>
  * name); row-json's `set` already refused `__proto__` and array indexes.
  */
 export function objectJson(entries: Entries): RowWrite {
-  const keys: Uint8Array[] = [];
+  const chunks: Uint8Array[] = [];
   const writes: ValueWrite[] = [];
-  const lines: string[] = [];
-  for (const [key, field] of entries) {
-    const k = `k${keys.length}`;
-    keys.push(bytesOf(`,${JSON.stringify(key)}:${field.kind === 'constant' ? field.json : ''}`));
-    lines.push(fieldCode(field, k, writes));
-  }
+  const code = new EntryCode(chunks, writes);
+  const lines = [...entries].map(([key, field]) => code.of(`,${JSON.stringify(key)}:`, field));
   const declare = (prefix: string, n: number, list: string): string =>
     Array.from({ length: n }, (_, i) => `const ${prefix}${i} = ${list}[${i}];`).join('\n');
   const body = `'use strict';
-${declare('k', keys.length, 'keys')}
+${declare('k', chunks.length, 'chunks')}
 ${declare('w', writes.length, 'writes')}
 return function writeObject(row, out) {
   const start = out.length;
@@ -59,42 +55,52 @@ return function writeObject(row, out) {
 ${lines.join('\n')}
   out.endObject(start);
 };`;
-  const compile = new Function('keys', 'writes', 'stored', 'plain', body) as (keys: Uint8Array[], writes: ValueWrite[], stored: typeof storedValue, plain: typeof plainValue) => RowWrite;
-  return compile(keys, writes, storedValue, plainValue);
+  const compile = new Function('chunks', 'writes', 'stored', 'plain', body) as (chunks: Uint8Array[], writes: ValueWrite[], stored: typeof storedValue, plain: typeof plainValue) => RowWrite;
+  return compile(chunks, writes, storedValue, plainValue);
 }
 
-/** The code of one entry, its key's bytes in the constant `k`; a ValueWrite it calls is added to `writes`. */
-function fieldCode(field: Field, k: string, writes: ValueWrite[]): string {
-  if (field.kind === 'constant') return `  out.bytes(${k});`;
-  const read = `  v = row[${JSON.stringify(field.name)}];\n`;
-  switch (field.kind) {
-    case 'stored': {
-      const type = field.type && STORED_TYPEOF[field.type];
-      if (type === undefined) return `${read}  stored(v, out, ${k});`;
-      return `${read}  if (typeof v === "${type}") ${typedCode(type, k)} else stored(v, out, ${k});`;
+/** The code of each entry; the bytes it copies as they are (`k0`...) and the ValueWrites it calls (`w0`...) are listed. */
+class EntryCode {
+  constructor(
+    private readonly chunks: Uint8Array[],
+    private readonly writes: ValueWrite[],
+  ) {}
+
+  /** The code of the entry of `field`, whose key's text (with its leading comma and colon) is `key`. */
+  of(key: string, field: Field): string {
+    if (field.kind === 'constant') return `  out.bytes(${this.chunk(key + field.json)});`;
+    const read = `  v = row[${JSON.stringify(field.name)}];\n`;
+    const k = this.chunk(key);
+    switch (field.kind) {
+      case 'stored': {
+        // A missing value is null: the key and null copied in one piece.
+        const otherwise = `if (v === null || v === undefined) out.bytes(${this.chunk(`${key}null`)}); else stored(v, out, ${k});`;
+        const type = field.type && STORED_TYPEOF[field.type];
+        if (type === undefined) return `${read}  ${otherwise}`;
+        const typed = type === 'boolean' ? `out.bytes(v ? ${this.chunk(`${key}true`)} : ${this.chunk(`${key}false`)});` : typedCode(type, k);
+        return `${read}  if (typeof v === "${type}") ${typed} else ${otherwise}`;
+      }
+      case 'plain':
+        return `${read}  if (typeof v === "number") out.keyAscii(${k}, ${numberCode}); else if (typeof v === "string") out.keyString(${k}, v); else plain(v, out, ${k});`;
+      case 'value': {
+        const w = `w${this.writes.length}`;
+        this.writes.push(field.write);
+        return `${read}  at = out.length; out.bytes(${k}); if (!${w}(v, out)) out.rewind(at);`;
+      }
     }
-    case 'plain':
-      return `${read}  if (typeof v === "number") out.keyAscii(${k}, ${numberCode}); else if (typeof v === "string") out.keyString(${k}, v); else plain(v, out, ${k});`;
-    case 'value': {
-      const w = `w${writes.length}`;
-      writes.push(field.write);
-      return `${read}  at = out.length; out.bytes(${k}); if (!${w}(v, out)) out.rewind(at);`;
-    }
+  }
+
+  private chunk(text: string): string {
+    this.chunks.push(bytesOf(text));
+    return `k${this.chunks.length - 1}`;
   }
 }
 
 /** `String(v)` for finite numbers, `null` otherwise: JSON's text of a number `v`. */
 const numberCode = '(v - v === 0 ? String(v) : "null")';
 
-function typedCode(type: 'string' | 'number' | 'boolean', k: string): string {
-  switch (type) {
-    case 'string':
-      return `out.keyString(${k}, v);`;
-    case 'number':
-      return `out.keyAscii(${k}, ${numberCode});`;
-    case 'boolean':
-      return `out.keyAscii(${k}, v ? "true" : "false");`;
-  }
+function typedCode(type: 'string' | 'number', k: string): string {
+  return type === 'string' ? `out.keyString(${k}, v);` : `out.keyAscii(${k}, ${numberCode});`;
 }
 
 /** A stored value: null when missing, else writeStoredJson (the key left out when JSON leaves the value out). */

@@ -29,7 +29,7 @@ const STORED_TYPEOF: Partial<Record<ScalarType, 'string' | 'number' | 'boolean'>
 
 /**
  * Writes the object of `entries` for a row, as one function compiled for them (`new Function`, as the memory
- * engine's shallowCopy): each value is read by a property access of its own, with the name in the code (a
+ * engine's shallowCopy and ajv's validators, so the package already needs code made from strings): each value is read by a property access of its own, with the name in the code (a
  * closure per entry reading `row[name]` shares one access site between every name and shape, and V8 then reads
  * each through its megamorphic path), and the common case of each entry is written in place: a stored value of
  * the `typeof` its schema type gives (a string attribute's string) in one call with its key; anything else by the

@@ -44,9 +44,10 @@ export function compileDocumentJson(registry: Registry, uid: string, selection: 
   };
 }
 
+/** A document's writer; a selection that populates nothing keeps the bytes of each row object (row-json byIdentity). */
 function compileUncached(registry: Registry, uid: string, selection: Selection): RowWrite {
   try {
-    return documentJson(registry, uid, selection);
+    return byIdentity(selection, documentJson(registry, uid, selection));
   } catch (error) {
     if (!(error instanceof Unsupported)) throw error;
     return (row, out) => out.text(JSON.stringify(formatDocument(registry, uid, row, selection)));

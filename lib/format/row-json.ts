@@ -39,10 +39,12 @@ export const writeStoredOrNull: ValueWrite = (value, out) => writeStoredJson(val
 
 /**
  * `write`, with the bytes of each row object kept by identity (see writeStoredJson for why that is safe), when
- * the node populates nothing: those are the rows the engine hands out as stored (populated ones are fresh copies
- * every time, not worth a WeakMap entry).
+ * the node (or a document's selection) populates nothing: those are the rows the engine hands out as stored, or
+ * the same copies of them again (the memory engine's numbered page rows); populated ones are fresh copies every
+ * time, not worth a WeakMap entry. On MongoDB every row is a fresh object: a miss costs a WeakMap look-up and a
+ * copy of the row's bytes.
  */
-export function byIdentity(node: PopulateNode, write: RowWrite): RowWrite {
+export function byIdentity(node: Pick<PopulateNode, 'populate'>, write: RowWrite): RowWrite {
   if (Object.keys(node.populate).length > 0) return write;
   const writer = ++writers;
   return (row, out) => {

@@ -31,6 +31,22 @@ describe('the JSON writers keep bytes by identity within a byte budget (format/m
     expect(text((out) => write(first, out))).toContain('"name":"Changed"');
   });
 
+  it('a document writer that populates nothing keeps the bytes of each row object it wrote (a page read again)', () => {
+    const write = compileDocumentBytes(registry, 'api::article.article', parse('fields[0]=title&fields[1]=slug'));
+    const row: Row = { id: 1, documentId: 'doc-1', title: 'Kept', slug: 'kept' };
+    const before = text((out) => write(row, out));
+    expect(JSON.parse(before)).toEqual({ id: 1, documentId: 'doc-1', title: 'Kept', slug: 'kept' });
+    row.title = 'Changed'; // never done to a stored row: shows whether the bytes were kept
+    expect(text((out) => write(row, out))).toBe(before);
+    expect(text((out) => write({ ...row }, out))).toContain('"title":"Changed"'); // another object: written anew
+    // A writer that populates writes its rows anew each time (the engine hands out fresh copies of them).
+    const populated = compileDocumentBytes(registry, 'api::article.article', parse('fields[0]=title&populate[author][fields][0]=name'));
+    const withAuthor: Row = { id: 2, documentId: 'doc-2', title: 'One', author: null };
+    text((out) => populated(withAuthor, out));
+    withAuthor.title = 'Two';
+    expect(text((out) => populated(withAuthor, out))).toContain('"title":"Two"');
+  });
+
   it('the bytes of stored objects (json values, media formats) are kept within the same budget', () => {
     const values = Array.from({ length: Math.ceil((2.5 * FORMAT_MEMO_BYTES) / 4096) }, (_, i) => ({ text: `${i} `.padEnd(4096, 'y') }));
     const first = values[0]!;

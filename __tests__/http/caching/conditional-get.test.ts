@@ -86,8 +86,7 @@ describe('conditional GET on the Content API and the media library', () => {
     expect(after.headers.etag).not.toBe(before.headers.etag);
   });
 
-  test('a list read again keeps its tag until a write changes its bytes, then has the new bytes\' tag', async () => {
-    const path = '/api/articles?sort=title&populate=author';
+  test.each(['/api/articles?sort=title&populate=author', '/api/articles?sort=title'])('a list read again keeps its tag until a write changes its bytes, then has the new bytes\' tag: %s', async (path) => {
     const first = await binary(request(app).get(path));
     const again = await binary(request(app).get(path));
     expect(again.headers.etag).toBe(first.headers.etag);

@@ -45,6 +45,7 @@ export function compileDocumentJson(registry: Registry, uid: string, selection: 
   };
 }
 
+/** A document's writer; a selection that populates nothing keeps the bytes of each row object (row-json byIdentity). */
 function compileUncached(registry: Registry, uid: string, selection: Selection): RowWrite {
   try {
     return byIdentity(selection, documentJson(registry, uid, selection));

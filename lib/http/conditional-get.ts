@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
+import { BoundedMemo, MemoBudget } from '../util/bounded-memo';
 
 /**
  * A strong entity tag of the exact bytes of an answer (RFC 9110, section 8.8.3): the first 128 bits of their
@@ -14,6 +15,46 @@ import type { RequestHandler, Response } from 'express';
 export function strongEtag(body: string | Uint8Array): string {
   // crypto.hash (Node >= 20.12, package.json's engines say >= 20.19): one call, no Hash object per answer.
   return `"${hash('sha256', body, 'buffer').subarray(0, 16).toString('base64url')}"`;
+}
+
+/**
+ * The bytes the last answers kept for their tags may hold together, in the whole process (two generations,
+ * lib/util/bounded-memo): requests choose what is read, so the answers they leave behind share one budget.
+ */
+export const TAG_MEMO_BYTES = 8 * 1024 * 1024;
+
+const tagMemos = new MemoBudget(TAG_MEMO_BYTES);
+
+/** An answer kept with its tag (the bytes are a view of what was sent: never written again). */
+interface TaggedBytes {
+  readonly bytes: Uint8Array;
+  readonly etag: string;
+}
+
+/** The last answer written by each `source` (a compiled writer: one query's reads), with its tag. */
+const lastAnswers = new BoundedMemo<object, TaggedBytes>(tagMemos, (kept) => kept.bytes.buffer.byteLength + 160);
+
+/** Tags already known for the bytes about to be sent ({@link tagAnswer}), read once by the conditional GET. */
+const knownTags = new WeakMap<Uint8Array, string>();
+
+/**
+ * Tags `bytes`, an answer `source` wrote (the same source writes the same bytes again as long as what it reads is
+ * unchanged), for the conditional GET that sends it: {@link strongEtag} of the bytes, but when they are equal byte
+ * for byte to the last answer of `source` its tag is reused, so a repeated answer costs a comparison (memcmp,
+ * tens of times cheaper than SHA-256 over 50 KB) instead of a hash. The tag is the one {@link strongEtag} gives for
+ * those bytes either way. `bytes` must not be written to once tagged; answers larger than an eighth of the budget
+ * are hashed and not kept.
+ */
+export function tagAnswer(source: object, bytes: Uint8Array): void {
+  const last = lastAnswers.get(source);
+  let etag: string;
+  if (last !== undefined && Buffer.prototype.equals.call(last.bytes, bytes)) {
+    etag = last.etag;
+  } else {
+    etag = strongEtag(bytes);
+    if (bytes.buffer.byteLength <= TAG_MEMO_BYTES / 8) lastAnswers.set(source, { bytes, etag });
+  }
+  knownTags.set(bytes, etag);
 }
 
 /** The opaque part of an entity tag (`W/"x"` and `"x"` -> `"x"`): the weak comparison of RFC 9110, section 8.8.3.2. */
@@ -59,7 +100,7 @@ export const conditionalGet: RequestHandler = (req, res, next) => {
     res.send = function sendTagged(this: Response, body?: unknown): Response {
       const status = this.statusCode;
       if (status < 200 || status > 299 || !isBody(body) || this.get('ETag') !== undefined) return send.call(this, body);
-      const etag = strongEtag(body);
+      const etag = (typeof body !== 'string' && knownTags.get(body)) || strongEtag(body);
       this.set('ETag', etag);
       const condition = req.headers['if-none-match'];
       if (condition === undefined || !ifNoneMatchFails(condition, etag)) return send.call(this, body);

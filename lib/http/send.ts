@@ -5,6 +5,7 @@ import { toV4 } from '../format/format-v4';
 import { encodeSourceMaps, type SourceMapSettings } from '../format/encode-source-maps';
 import type { ContentType, Registry } from '../schema';
 import { adminEditUrl, type AdminSet } from './admin-links';
+import { tagAnswer } from './conditional-get';
 
 const isV4 = (req: Request): boolean => {
   const format = req.headers['strapi-response-format'];
@@ -118,11 +119,14 @@ function sendWritten(res: Response, write: RowWrite, initial: number, fill: (out
   const out = new JsonBytes(capacities.get(write) ?? initial);
   fill(out);
   capacities.set(write, Math.min(out.length + 1024, 1 << 20));
-  sendJsonBytes(res, 200, out);
+  sendJsonBytes(res, 200, out, write);
 }
 
-/** Sends JSON written as bytes with `status`, with the headers and bytes `res.json` would give for its text. */
-function sendJsonBytes(res: Response, status: number, out: JsonBytes): void {
+/**
+ * Sends JSON written as bytes with `status`, with the headers and bytes `res.json` would give for its text; a GET
+ * or HEAD's bytes are tagged as `write`'s answer first (http/conditional-get tagAnswer).
+ */
+function sendJsonBytes(res: Response, status: number, out: JsonBytes, write: RowWrite): void {
   const bytes = out.toBuffer();
   res.status(status);
   if (res.get('Content-Type')) {
@@ -131,5 +135,7 @@ function sendJsonBytes(res: Response, status: number, out: JsonBytes): void {
   }
   // res.json's type with its charset, and the bytes res.send would make of the text (same length and ETag).
   res.setHeader('Content-Type', JSON_UTF8);
+  const method = res.req.method;
+  if (method === 'GET' || method === 'HEAD') tagAnswer(write, bytes);
   res.send(bytes);
 }

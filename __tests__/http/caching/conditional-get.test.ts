@@ -86,6 +86,19 @@ describe('conditional GET on the Content API and the media library', () => {
     expect(after.headers.etag).not.toBe(before.headers.etag);
   });
 
+  test.each(['/api/articles?sort=title&populate=author', '/api/articles?sort=title'])('a list read again keeps its tag until a write changes its bytes, then has the new bytes\' tag: %s', async (path) => {
+    const first = await binary(request(app).get(path));
+    const again = await binary(request(app).get(path));
+    expect(again.headers.etag).toBe(first.headers.etag);
+    const listed = (JSON.parse(raw(first).toString()) as { data: { documentId: string; title: string }[] }).data[1]!;
+    const update = await request(app).put(`/api/articles/${listed.documentId}`).set(bearer(FULL_KEY)).send({ data: { title: `${listed.title}!` } });
+    expect(update.status).toBe(200);
+    const after = await binary(request(app).get(path));
+    expect(raw(after).equals(raw(first))).toBe(false);
+    expect(after.headers.etag).toBe(strongEtag(raw(after)));
+    expect(after.headers.etag).not.toBe(first.headers.etag);
+  });
+
   test('errors and writes are not conditional', async () => {
     const missing = await request(app).get('/api/articles/no-such-document').set('if-none-match', '*');
     expect(missing.status).toBe(404);

@@ -1,5 +1,7 @@
-import { createHash } from 'node:crypto';
-import { ifNoneMatchFails, strongEtag } from '../../../lib/http/conditional-get';
+import crypto, { createHash } from 'node:crypto';
+import express from 'express';
+import request from 'supertest';
+import { conditionalGet, ifNoneMatchFails, strongEtag, tagAnswer } from '../../../lib/http/conditional-get';
 
 describe('strongEtag', () => {
   test('is the quoted base64url of the first 128 bits of the SHA-256 of the UTF-8 bytes', () => {
@@ -33,5 +35,38 @@ describe('ifNoneMatchFails (RFC 9110 section 13.1.2, weak comparison)', () => {
   ])('If-None-Match: %s -> %s', (header, fails) => {
     expect(ifNoneMatchFails(header, tag)).toBe(fails);
     expect(ifNoneMatchFails(header, `W/${tag}`)).toBe(fails);
+  });
+});
+
+describe('tagAnswer: a repeated answer reuses its tag', () => {
+  const app = express();
+  const source = {};
+  let body = Buffer.from('{"data":[1,2,3]}');
+  app.use(conditionalGet);
+  app.get('/a', (_req, res) => {
+    const bytes = Buffer.from(body); // a new buffer each time, as a writer gives
+    tagAnswer(source, bytes);
+    res.type('application/json').send(bytes);
+  });
+
+  test('the tag is strongEtag of the bytes; equal bytes are compared, not hashed again; changed bytes are', async () => {
+    const hashing = jest.spyOn(crypto, 'hash');
+    try {
+      const first = await request(app).get('/a');
+      expect(first.headers.etag).toBe(strongEtag(body));
+      hashing.mockClear();
+      const again = await request(app).get('/a');
+      expect(again.headers.etag).toBe(first.headers.etag);
+      expect(hashing).not.toHaveBeenCalled();
+      expect((await request(app).get('/a').set('if-none-match', first.headers.etag as string)).status).toBe(304);
+      body = Buffer.from('{"data":[1,2,4]}'); // same length, one byte differs
+      const changed = await request(app).get('/a').set('if-none-match', first.headers.etag as string);
+      expect(changed.status).toBe(200);
+      expect(hashing).toHaveBeenCalledTimes(1); // the spy sees the hashing
+      expect(changed.headers.etag).toBe(strongEtag(body));
+      expect(changed.headers.etag).not.toBe(first.headers.etag);
+    } finally {
+      hashing.mockRestore();
+    }
   });
 });

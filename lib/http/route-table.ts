@@ -1,4 +1,5 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { routeDispatch, type RouteLayer, type RouteRunner } from './route-dispatch';
 
 /**
  * The first segment of a route path (`/auth/local` -> `auth`), lower-cased; null when it is not literal ASCII.
@@ -17,20 +18,16 @@ export function requestSegment(path: string): string {
   return (end < 0 ? path.slice(1) : path.slice(1, end)).toLowerCase();
 }
 
-/**
- * A layer of a router's stack, as router 2 (Express 5) keeps it: `match` tests the path (and decodes the
- * parameters, throwing a 400 URIError on a malformed one), `handleRequest` runs the route's dispatch.
- */
-interface RouteLayer {
-  route?: { path?: unknown; _handlesMethod?: (method: string) => boolean };
-  match?: (path: string) => { params: Record<string, string> } | false;
-  handleRequest?: (req: Request, res: Response, next: NextFunction) => void;
+/** A route of the table: its layer (path matching, parameter decoding) and its dispatch (route-dispatch.ts). */
+interface Route {
+  match: (path: string) => { params: Record<string, string> } | false;
+  runnerFor: (method: string) => RouteRunner | null;
+  path: unknown;
 }
 
-type Route = Required<RouteLayer> & { route: Required<RouteLayer['route'] & object> };
-
-function isRoute(layer: RouteLayer): layer is Route {
-  return typeof layer.match === 'function' && typeof layer.handleRequest === 'function' && typeof layer.route?._handlesMethod === 'function';
+function routeOf(layer: RouteLayer): Route | null {
+  const runnerFor = routeDispatch(layer);
+  return runnerFor && typeof layer.match === 'function' ? { match: layer.match.bind(layer), runnerFor, path: layer.route!.path } : null;
 }
 
 /**
@@ -50,9 +47,10 @@ function isRoute(layer: RouteLayer): layer is Route {
 export function routeTable(register: (router: Router) => void): RequestHandler {
   const routes = Router();
   register(routes);
-  const layers = routes.stack as RouteLayer[];
-  if (!layers.every(isRoute)) return routes;
-  const segments = layers.map((layer) => firstSegment(layer.route.path));
+  const found = (routes.stack as RouteLayer[]).map(routeOf);
+  if (!found.every((route) => route !== null)) return routes;
+  const layers: Route[] = found;
+  const segments = layers.map((layer) => firstSegment(layer.path));
   /** The candidates of a request whose first segment no route names: the routes without a literal one. */
   const anySegment = layers.filter((_, i) => segments[i] === null);
   const bySegment = new Map<string, Route[]>();
@@ -70,9 +68,11 @@ export function routeTable(register: (router: Router) => void): RequestHandler {
         return next(err); // a parameter that does not decode: the router's 400 (no route matches with an error)
       }
       // A route that does not serve the method is passed over, as the router does (HEAD tries GET's).
-      if (!match || (!layer.route._handlesMethod(req.method) && req.method !== 'HEAD')) continue;
+      if (!match) continue;
+      const run = layer.runnerFor(req.method);
+      if (!run) continue;
       req.params = match.params;
-      layer.handleRequest(req, res, (err?: unknown) => {
+      run(req, res, (err?: unknown) => {
         if (err && err !== 'route') return next(err);
         dispatch(candidates, i + 1, path, req, res, next);
       });

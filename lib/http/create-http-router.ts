@@ -29,6 +29,7 @@ import { createRouteDefaults, type RoutesOptions } from './route-defaults';
 import { prefixRoutes } from './prefix-routes';
 import { routeTable } from './route-table';
 import { composeMiddleware } from './compose-middleware';
+import { sharedShapes } from './shared-shapes';
 import type { SourceMapSettings } from '../format/encode-source-maps';
 
 export interface HttpRouterDeps {
@@ -90,6 +91,7 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   };
   router.use(
     composeMiddleware([
+      sharedShapes, // the request and response share one hidden class again (shared-shapes.ts)
       ...(deps.cors ? [deps.cors] : []), // a preflight is answered before anything else runs
       healthRoute(router, deps.readiness, deps.engine), // no authentication, no waiting: a load balancer's probe
       authMiddleware(deps.auth, deps.readiness),

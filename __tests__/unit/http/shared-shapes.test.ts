@@ -32,4 +32,13 @@ describe('sharedShapes', () => {
     // Fast (a hidden class of its own, after Express set its prototype) before; then one shared by all, and nothing else changed.
     expect(seen).toEqual([[true, true], [false, false], [true, true], 1]);
   });
+
+  test('objects without a configurable url / req, or not extensible, are left as they were', () => {
+    const fixed = Object.defineProperty({ a: 1 }, 'url', { value: '/x', enumerable: true });
+    const frozen = Object.freeze({ req: fixed, b: 2 });
+    const before = [view(fixed), view(frozen)];
+    let nexts = 0;
+    sharedShapes(fixed as unknown as Request, frozen as unknown as Response, () => nexts++);
+    expect([same(view(fixed), before[0]!), same(view(frozen), before[1]!), nexts]).toEqual([true, true, 1]);
+  });
 });

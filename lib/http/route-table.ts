@@ -34,10 +34,10 @@ function routeOf(layer: RouteLayer): Route | null {
  * The routes `register` adds (`router.route(path).get(...)`), dispatched as one middleware: a request is matched
  * only against the routes whose literal first segment is its own (`/articles` and `/articles/:documentId` for
  * `GET /articles`), where a router tests each route's path in turn, about twenty for the blog model before its
- * content routes. Each candidate is matched, and run, by Express itself (the layer's own path matching, parameter
- * decoding and method dispatch, `HEAD` served by `GET`), in the order they were added: the answers are the
- * router's, case-insensitive paths, an optional trailing slash, a 400 for a parameter that does not decode,
- * `req.params` and `req.route` included. A route that calls `next()` passes the request to the next candidate, then
+ * content routes. Each candidate is matched by its Express layer (the router's own path matching and parameter
+ * decoding), and its handlers run as Express's `Route` runs them (route-dispatch.ts: method dispatch, `HEAD` served
+ * by `GET`), in the order they were added: the answers are the router's, case-insensitive paths, an optional
+ * trailing slash, a 400 for a parameter that does not decode, `req.params` and `req.route` included. A route that calls `next()` passes the request to the next candidate, then
  * to what follows the table. A route whose first segment is not literal (`/:param`) is a candidate for every
  * request; when `register` adds a middleware, or the layers are not router 2's, the plain router is returned.
  *

@@ -122,14 +122,22 @@ export function createAuth(options: AuthOptions | undefined, registry: Registry,
  * checked per request by the caller. The memory is the connection's: dropped with the socket (a WeakMap).
  */
 function connectionTokenMemo(store: TokenStore): (presented: string, socket: object | null | undefined) => StoredToken | undefined {
-  const last = new WeakMap<object, { presented: Buffer; token: StoredToken }>();
+  /** The token found last on a connection, its bytes, and a buffer of their length the next one is written into. */
+  const last = new WeakMap<object, { presented: Buffer; scratch: Buffer; token: StoredToken }>();
   return (presented, socket) => {
     if (!socket) return store.find(presented);
-    const bytes = Buffer.from(presented, 'utf8');
     const seen = last.get(socket);
-    if (seen && seen.presented.length === bytes.length && timingSafeEqual(seen.presented, bytes)) return seen.token;
+    // Written into the remembered token's own scratch buffer when it has as many bytes (then all of it is written):
+    // no Buffer allocated per request. Nothing runs between the write and the compare.
+    if (seen && Buffer.byteLength(presented, 'utf8') === seen.presented.length) {
+      seen.scratch.write(presented, 'utf8');
+      if (timingSafeEqual(seen.presented, seen.scratch)) return seen.token;
+    }
     const token = store.find(presented);
-    if (token) last.set(socket, { presented: bytes, token });
+    if (token) {
+      const bytes = Buffer.from(presented, 'utf8');
+      last.set(socket, { presented: bytes, scratch: Buffer.alloc(bytes.length), token });
+    }
     return token;
   };
 }

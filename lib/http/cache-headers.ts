@@ -20,9 +20,10 @@ export const PRIVATE = 'private';
  */
 export function setCacheHeaders(req: Request, res: Response): void {
   // res.vary parses and merges the header (the `vary` package): only needed when the host app set one first.
+  // Node's own getHeader/setHeader: nothing is sent yet, and Express's res.get/res.set add nothing for these two.
   if (res.getHeader('Vary') === undefined) res.setHeader('Vary', 'Authorization');
   else res.vary('Authorization');
-  if (req.headers.authorization !== undefined) markPrivate(res);
+  if (req.headers.authorization !== undefined && res.getHeader('Cache-Control') === undefined) res.setHeader('Cache-Control', PRIVATE);
 }
 
 /**

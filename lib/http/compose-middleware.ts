@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /** Runs one handler as a router layer does: a synchronous throw, or a rejected promise it returns, is `next(err)`. */
-function run(handler: RequestHandler, req: Request, res: Response, next: NextFunction): void {
+export function runHandler(handler: RequestHandler, req: Request, res: Response, next: NextFunction): void {
   let returned: unknown;
   try {
     returned = handler(req, res, next);
@@ -36,8 +36,8 @@ export function composeMiddleware(handlers: readonly RequestHandler[]): RequestH
     const step = (err?: unknown): void => {
       if (err && err !== 'route') return next(err);
       i++;
-      run(handlers[i]!, req, res, i === last ? next : step);
+      runHandler(handlers[i]!, req, res, i === last ? next : step);
     };
-    run(handlers[0]!, req, res, step);
+    runHandler(handlers[0]!, req, res, step);
   };
 }

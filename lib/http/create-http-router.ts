@@ -29,6 +29,7 @@ import { createRouteDefaults, type RoutesOptions } from './route-defaults';
 import { prefixRoutes } from './prefix-routes';
 import { routeTable } from './route-table';
 import { composeMiddleware } from './compose-middleware';
+import { sharedShapes } from './shared-shapes';
 import type { SourceMapSettings } from '../format/encode-source-maps';
 
 export interface HttpRouterDeps {
@@ -70,26 +71,15 @@ export interface HttpRouterDeps {
  * The Express router: CORS (option) -> `/_health` -> readiness gate and authentication (one middleware) -> ETags and 304s -> CDN tags (option) -> `/upload` routes -> body parsers
  * -> plugin routes (`/auth/*`, `/users*`: users-permissions) -> `/i18n/locales` -> `/content-router/model` -> unpublish / discard-draft -> the OpenAPI document (option)
  * -> the response cache (option) -> content routes -> 404 -> the error envelope (unexpected errors reported to `onError` or console.error).
- * A request to the content routes passes four layers of this router (five with CORS) before its route: see compose-middleware.ts and route-table.ts.
+ * All but the last two run as ONE layer of this router (compose-middleware.ts): the routes mounted on a path (`/_health`,
+ * `/upload`, the plugins') are entered only by the requests of their first path segment (prefix-routes.ts), and the
+ * routes after the plugins' are dispatched by their first segment to their handlers (route-table.ts).
  */
 export function createHttpRouter(deps: HttpRouterDeps): Router {
   const routeDefaults = createRouteDefaults(deps.routes, deps.registry, deps.rest);
   const cacheControl = createCacheControl(deps.cacheControl, deps.registry);
   const router = Router();
-  if (deps.cors) router.use(deps.cors);
-  healthRoute(router, deps.readiness, deps.engine); // no authentication, no waiting: a load balancer's probe
-  // The middleware every request passes run as one layer each side of the upload routes (compose-middleware.ts),
-  // and the routes after the plugins' are dispatched by their first path segment (route-table.ts).
-  router.use(
-    composeMiddleware([
-      authMiddleware(deps.auth, deps.readiness),
-      conditionalGet, // ETag and 304 on every GET/HEAD answered below (conditional-get.ts)
-      ...(deps.cacheTags ? [cacheTagsMiddleware(deps.registry, deps.cacheTags)] : []), // CDN tags (cache-tags-middleware.ts)
-    ]),
-  );
-  if (deps.upload !== false) {
-    router.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, rest: deps.rest, documentId: deps.documentId, ...deps.upload, events: deps.fileEvents, cacheControl }));
-  }
+  const upload = deps.upload;
   const otherRoutes = (r: Router): void => {
     localesRoute(deps.registry, r);
     if (deps.model) modelRoute(r, deps.model);
@@ -101,6 +91,15 @@ export function createHttpRouter(deps: HttpRouterDeps): Router {
   };
   router.use(
     composeMiddleware([
+      sharedShapes, // the request and response share one hidden class again (shared-shapes.ts)
+      ...(deps.cors ? [deps.cors] : []), // a preflight is answered before anything else runs
+      healthRoute(router, deps.readiness, deps.engine), // no authentication, no waiting: a load balancer's probe
+      authMiddleware(deps.auth, deps.readiness),
+      conditionalGet, // ETag and 304 on every GET/HEAD answered below (conditional-get.ts)
+      ...(deps.cacheTags ? [cacheTagsMiddleware(deps.registry, deps.cacheTags)] : []), // CDN tags (cache-tags-middleware.ts)
+      ...(upload !== false
+        ? [prefixRoutes((r) => r.use('/upload', uploadRoutes({ registry: deps.registry, engine: deps.engine, rest: deps.rest, documentId: deps.documentId, ...upload, events: deps.fileEvents, cacheControl })))]
+        : []),
       bodyParsers(deps.bodyLimit),
       ...(deps.pluginRoutes ? [prefixRoutes(deps.pluginRoutes)] : []), // one look-up for the requests to other paths
       // The response cache runs after the other routes and before the content routes: two tables then.

@@ -3,6 +3,7 @@ import type { Engine } from '../engine';
 import { ServiceUnavailableError } from '../errors';
 import { formatError } from '../format';
 import type { EngineReadiness } from './engine-readiness';
+import { prefixRoutes } from './prefix-routes';
 
 /** The reason of a 503 once the engine has started but cannot serve now (MongoDB without a primary). */
 export const UNAVAILABLE = 'the storage engine is unavailable (the cause is in the server log)';
@@ -36,16 +37,17 @@ export function createHealthHandler(readiness: EngineReadiness, engine: Engine):
 }
 
 /**
- * Mounts the health check at `/_health` of the content router (`GET /api/_health` when it is mounted at `/api`),
- * before authentication and the start-up gate, and keeps it for `healthCheck(router)`.
+ * The health check at `/_health` of the content router (`GET /api/_health` when it is mounted at `/api`), as a
+ * middleware for the front of its chain, before authentication and the start-up gate: only a request whose first
+ * path segment is `_health` enters its route (prefix-routes.ts). The handler is kept for `healthCheck(router)`.
  *
  * @example
- * healthRoute(router, readiness, engine);
+ * router.use(healthRoute(router, readiness, engine));
  */
-export function healthRoute(router: Router, readiness: EngineReadiness, engine: Engine): void {
+export function healthRoute(router: Router, readiness: EngineReadiness, engine: Engine): RequestHandler {
   const handler = createHealthHandler(readiness, engine);
-  router.all('/_health', handler);
   handlers.set(router, handler);
+  return prefixRoutes((r) => r.all('/_health', handler));
 }
 
 /**

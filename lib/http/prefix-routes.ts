@@ -1,9 +1,10 @@
 import { Router, type RequestHandler } from 'express';
 import { firstSegment, requestSegment } from './route-table';
 
-/** A router's stack, as router 2 keeps it: route layers carry `route.path`. */
+/** A router's stack, as router 2 keeps it: route layers carry `route.path`, the others (`use`) their `rawPath`. */
 interface Layer {
   route?: { path?: unknown };
+  rawPath?: unknown;
 }
 
 /**
@@ -13,8 +14,9 @@ interface Layer {
  * about twenty routes before the content routes). The segment is compared as the router compares paths:
  * case-insensitively, on the path as sent (not percent-decoded). Mounted without a path, the router sees the
  * request as its parent does (`req.url`, `req.baseUrl`), so its routes answer exactly as they would in the parent.
- * When a registered layer is not a route with a literal first segment (a middleware, `/:param`), every request
- * goes through it, as before.
+ * A middleware mounted at a literal path (`r.use('/upload', uploads)`) counts as a route of its first segment; when
+ * a registered layer has no literal first segment (a middleware for every path, `/:param`), every request goes
+ * through it, as before.
  *
  * @example
  * router.use(prefixRoutes((r) => usersRoutes(deps, r)));
@@ -25,7 +27,7 @@ export function prefixRoutes(register: (router: Router) => void): RequestHandler
   const segments = new Set<string>();
   let every = false;
   for (const layer of routes.stack as Layer[]) {
-    const segment = firstSegment(layer.route?.path);
+    const segment = firstSegment(layer.route ? layer.route.path : layer.rawPath);
     if (segment === null) every = true;
     else segments.add(segment);
   }

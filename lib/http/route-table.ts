@@ -1,4 +1,5 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { routeDispatch, type RouteLayer, type RouteRunner } from './route-dispatch';
 
 /**
  * The first segment of a route path (`/auth/local` -> `auth`), lower-cased; null when it is not literal ASCII.
@@ -17,30 +18,26 @@ export function requestSegment(path: string): string {
   return (end < 0 ? path.slice(1) : path.slice(1, end)).toLowerCase();
 }
 
-/**
- * A layer of a router's stack, as router 2 (Express 5) keeps it: `match` tests the path (and decodes the
- * parameters, throwing a 400 URIError on a malformed one), `handleRequest` runs the route's dispatch.
- */
-interface RouteLayer {
-  route?: { path?: unknown; _handlesMethod?: (method: string) => boolean };
-  match?: (path: string) => { params: Record<string, string> } | false;
-  handleRequest?: (req: Request, res: Response, next: NextFunction) => void;
+/** A route of the table: its layer (path matching, parameter decoding) and its dispatch (route-dispatch.ts). */
+interface Route {
+  match: (path: string) => { params: Record<string, string> } | false;
+  runnerFor: (method: string) => RouteRunner | null;
+  path: unknown;
 }
 
-type Route = Required<RouteLayer> & { route: Required<RouteLayer['route'] & object> };
-
-function isRoute(layer: RouteLayer): layer is Route {
-  return typeof layer.match === 'function' && typeof layer.handleRequest === 'function' && typeof layer.route?._handlesMethod === 'function';
+function routeOf(layer: RouteLayer): Route | null {
+  const runnerFor = routeDispatch(layer);
+  return runnerFor && typeof layer.match === 'function' ? { match: layer.match.bind(layer), runnerFor, path: layer.route!.path } : null;
 }
 
 /**
  * The routes `register` adds (`router.route(path).get(...)`), dispatched as one middleware: a request is matched
  * only against the routes whose literal first segment is its own (`/articles` and `/articles/:documentId` for
  * `GET /articles`), where a router tests each route's path in turn, about twenty for the blog model before its
- * content routes. Each candidate is matched, and run, by Express itself (the layer's own path matching, parameter
- * decoding and method dispatch, `HEAD` served by `GET`), in the order they were added: the answers are the
- * router's, case-insensitive paths, an optional trailing slash, a 400 for a parameter that does not decode,
- * `req.params` and `req.route` included. A route that calls `next()` passes the request to the next candidate, then
+ * content routes. Each candidate is matched by its Express layer (the router's own path matching and parameter
+ * decoding), and its handlers run as Express's `Route` runs them (route-dispatch.ts: method dispatch, `HEAD` served
+ * by `GET`), in the order they were added: the answers are the router's, case-insensitive paths, an optional
+ * trailing slash, a 400 for a parameter that does not decode, `req.params` and `req.route` included. A route that calls `next()` passes the request to the next candidate, then
  * to what follows the table. A route whose first segment is not literal (`/:param`) is a candidate for every
  * request; when `register` adds a middleware, or the layers are not router 2's, the plain router is returned.
  *
@@ -50,9 +47,10 @@ function isRoute(layer: RouteLayer): layer is Route {
 export function routeTable(register: (router: Router) => void): RequestHandler {
   const routes = Router();
   register(routes);
-  const layers = routes.stack as RouteLayer[];
-  if (!layers.every(isRoute)) return routes;
-  const segments = layers.map((layer) => firstSegment(layer.route.path));
+  const found = (routes.stack as RouteLayer[]).map(routeOf);
+  if (!found.every((route) => route !== null)) return routes;
+  const layers: Route[] = found;
+  const segments = layers.map((layer) => firstSegment(layer.path));
   /** The candidates of a request whose first segment no route names: the routes without a literal one. */
   const anySegment = layers.filter((_, i) => segments[i] === null);
   const bySegment = new Map<string, Route[]>();
@@ -70,9 +68,11 @@ export function routeTable(register: (router: Router) => void): RequestHandler {
         return next(err); // a parameter that does not decode: the router's 400 (no route matches with an error)
       }
       // A route that does not serve the method is passed over, as the router does (HEAD tries GET's).
-      if (!match || (!layer.route._handlesMethod(req.method) && req.method !== 'HEAD')) continue;
+      if (!match) continue;
+      const run = layer.runnerFor(req.method);
+      if (!run) continue;
       req.params = match.params;
-      layer.handleRequest(req, res, (err?: unknown) => {
+      run(req, res, (err?: unknown) => {
         if (err && err !== 'route') return next(err);
         dispatch(candidates, i + 1, path, req, res, next);
       });

@@ -305,6 +305,14 @@ describe('the API token of a kept-alive connection', () => {
     expect(() => auth.authenticateSync!(on(a, `Bearer ${READ_KEY.slice(0, -1)}`))).toThrow(UnauthorizedError);
     expect(auth.authenticateSync!(on(a, `Bearer ${READ_KEY}`))!.subject).toBe('api-token:read');
     expect(hmac).toHaveBeenCalledTimes(5);
+    // As many bytes as the remembered one, one of them different (first, last; a two-byte character for two): 401.
+    const flip = (key: string, i: number): string => key.slice(0, i) + (key[i] === 'a' ? 'b' : 'a') + key.slice(i + 1);
+    for (const other of [flip(READ_KEY, 0), flip(READ_KEY, READ_KEY.length - 1), `\u00e9${READ_KEY.slice(2)}`]) {
+      expect(Buffer.byteLength(other)).toBe(Buffer.byteLength(READ_KEY));
+      expect(() => auth.authenticateSync!(on(a, `Bearer ${other}`))).toThrow(UnauthorizedError);
+    }
+    expect(auth.authenticateSync!(on(a, `Bearer ${READ_KEY}`))!.subject).toBe('api-token:read');
+    expect(hmac).toHaveBeenCalledTimes(8);
   });
 
   test('expires on its connection as anywhere', () => {

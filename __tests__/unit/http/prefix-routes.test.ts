@@ -79,4 +79,38 @@ describe('prefixRoutes', () => {
     expect(res.status).toBe(418);
     expect(res.body).toEqual({ message: 'boom' });
   });
+
+  test('a router mounted at a literal path is entered by the requests of its first segment only, and sees them as mounted', async () => {
+    const entered: string[] = [];
+    const uploads = express.Router();
+    uploads.get('/files/:id', (req, res) => {
+      res.json({ id: req.params.id, url: req.url, baseUrl: req.baseUrl, originalUrl: req.originalUrl });
+    });
+    const app = express();
+    const api = express.Router();
+    api.use(prefixRoutes((router) => {
+      router.use('/upload', uploads);
+      // Counts the requests that enter the routes' own router.
+      const routes = router as unknown as { handle: (req: express.Request, res: express.Response, next: express.NextFunction) => void };
+      const handle = routes.handle.bind(routes);
+      routes.handle = (req, res, next) => {
+        entered.push(req.originalUrl);
+        handle(req, res, next);
+      };
+    }));
+    api.use((req, res) => {
+      res.json({ fellThrough: req.path, url: req.url, baseUrl: req.baseUrl });
+    });
+    app.use('/api', api);
+    expect((await request(app).get('/api/upload/files/3?x=1')).body).toEqual({ id: '3', url: '/files/3?x=1', baseUrl: '/api/upload', originalUrl: '/api/upload/files/3?x=1' });
+    expect((await request(app).get('/api/UPLOAD/files/4')).body).toMatchObject({ id: '4', baseUrl: '/api/UPLOAD' });
+    // Not found under the mount: the request leaves it as it came (url and baseUrl restored).
+    expect((await request(app).get('/api/upload/other')).body).toEqual({ fellThrough: '/upload/other', url: '/upload/other', baseUrl: '/api' });
+    expect(entered).toEqual(['/api/upload/files/3?x=1', '/api/UPLOAD/files/4', '/api/upload/other']);
+    entered.length = 0;
+    for (const path of ['/articles', '/uploads/x', '/upload.json', '/%75pload/files/1']) {
+      expect((await request(app).get(`/api${path}`)).body).toMatchObject({ fellThrough: path });
+    }
+    expect(entered).toEqual([]);
+  });
 });

@@ -1,3 +1,4 @@
+import { tracingChannel } from 'node:diagnostics_channel';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import request from 'supertest';
 import { firstSegment, routeTable } from '../../../lib/http/route-table';
@@ -27,6 +28,12 @@ function register(router: Router): void {
   router.get('/articles/:documentId/throws', () => {
     throw new Error('sync failure');
   });
+  router.get('/articles/:documentId/two', (req, _res, next) => (req.query.first === 'answer' ? answer('first')(req, _res) : next()), answer('second')); // two handlers in one route
+  router.get('/articles/:documentId/leave', (_req, _res, next) => next('router')); // leaves the API router
+  router.get('/articles/:documentId/falsy', () => Promise.reject(0)); // eslint-disable-line prefer-promise-reject-errors
+  router.get('/articles/:documentId/handled', (_req: Request, _res: Response, next: NextFunction) => next(new Error('to the route\'s error handler')), (err: Error, _req: Request, res: Response, _next: NextFunction) => {
+    res.status(409).json({ handled: err.message }); // an error handler in the route: run by Express's own dispatch
+  });
   router.route('/articles/:documentId').put(answer('update')).delete(answer('delete')).all(notAllowed);
   router.get('/i18n', answer('i18n')); // after /i18n/locales: it does not shadow it
   router.post('/posts', answer('posts-post-only')); // no `all`: other methods fall through
@@ -44,6 +51,9 @@ function appWith(mount: (api: Router) => void): express.Express {
     res.status(err.status ?? 500).json({ error: err.message });
   });
   app.use('/api', api);
+  app.use((req, res) => {
+    res.status(404).json({ leftTheRouter: req.path });
+  });
   return app;
 }
 
@@ -52,6 +62,7 @@ const PATHS = [
   '/articles/a%2Fb', '/articles/%E0%A4%A', '/articles/abc/actions/unpublish', '/articles/abc/Actions/UNPUBLISH/', '/articles/skip', '/articles/route',
   '/articles/fail', '/articles/x/async', '/articles/x/throws', '/articles/x/y/z', '/about', '/about/', '/About/x', '/i18n/locales', '/i18n', '/I18N/',
   '/i18n/other', '/articles/by-kind', '/anything/by-kind', '/%E0/by-kind', '/posts', '/', '', '/nothing', '//articles', '/articles/%20',
+  '/articles/x/two', '/articles/x/two?first=answer', '/articles/x/leave', '/articles/x/falsy', '/articles/x/handled',
 ];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'] as const;
 
@@ -108,6 +119,47 @@ describe('routeTable', () => {
     expect((await request(app).get('/api/other')).status).toBe(404);
     expect((await request(app).get('/api/articles')).body).toMatchObject({ name: 'find' });
     expect(seen).toEqual(['/other', '/articles']);
+  });
+
+  test('while something traces the router (diagnostics_channel), the routes run through Express, which traces each handler', async () => {
+    const traced: string[] = [];
+    const onStart = (ctx: unknown): void => {
+      traced.push((ctx as { handler?: { name?: string } }).handler?.name ?? '');
+    };
+    const channel = tracingChannel('express.router.request');
+    const tracedFind = (_req: Request, res: Response): void => {
+      res.json({ traced: true });
+    };
+    const app = appWith((api) => api.use(routeTable((router) => router.get('/articles', tracedFind))));
+    expect((await request(app).get('/api/articles')).body).toEqual({ traced: true });
+    expect(traced).toEqual([]);
+    channel.start.subscribe(onStart);
+    try {
+      expect((await request(app).get('/api/articles')).body).toEqual({ traced: true });
+    } finally {
+      channel.start.unsubscribe(onStart);
+    }
+    expect(traced).toContain('tracedFind');
+  });
+
+  test('untraced, a route\'s handlers are run by the table, without its Express layer', async () => {
+    let throughExpress = 0;
+    const app = appWith((api) =>
+      api.use(routeTable((router) => {
+        register(router);
+        for (const layer of router.stack as unknown as { handleRequest: (...args: unknown[]) => void }[]) {
+          const handleRequest = layer.handleRequest.bind(layer);
+          layer.handleRequest = (...args: unknown[]) => {
+            throughExpress++;
+            handleRequest(...args);
+          };
+        }
+      })),
+    );
+    expect((await request(app).get('/api/articles/abc')).body).toMatchObject({ name: 'findOne', params: { documentId: 'abc' }, route: '/articles/:documentId' });
+    expect(throughExpress).toBe(0);
+    expect((await request(app).get('/api/articles/x/handled')).status).toBe(409); // a route with an error handler: Express's dispatch
+    expect(throughExpress).toBe(1);
   });
 
   test('firstSegment: literal ASCII first segments only', () => {

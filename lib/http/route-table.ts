@@ -25,9 +25,20 @@ interface Route {
   path: unknown;
 }
 
+/**
+ * A route layer as the table uses it. Router 2.3 (Express 5.2 on) answers `layer.match(path)` with the match, its
+ * `params` included; router 2.0 to 2.2 (Express 5.0 and 5.1, which the peer range allows) answer `true` and leave
+ * them in `layer.params`: both give the table the match.
+ */
 function routeOf(layer: RouteLayer): Route | null {
   const runnerFor = routeDispatch(layer);
-  return runnerFor && typeof layer.match === 'function' ? { match: layer.match.bind(layer), runnerFor, path: layer.route!.path } : null;
+  const match = layer.match;
+  if (!runnerFor || typeof match !== 'function') return null;
+  const matchOf = (path: string): { params: Record<string, string> } | false => {
+    const found = match.call(layer, path) as { params: Record<string, string> } | boolean;
+    return found === true ? { params: (layer as { params?: Record<string, string> }).params ?? {} } : found;
+  };
+  return { match: matchOf, runnerFor, path: layer.route!.path };
 }
 
 /**

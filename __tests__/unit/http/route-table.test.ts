@@ -162,6 +162,25 @@ describe('routeTable', () => {
     expect(throughExpress).toBe(1);
   });
 
+  test('with router 2.0 to 2.2 (Express 5.0, 5.1), whose layer.match answers true and keeps params on the layer', async () => {
+    const app = appWith((api) =>
+      api.use(routeTable((router) => {
+        register(router);
+        for (const layer of router.stack as unknown as { match: (path: string) => unknown; params?: unknown }[]) {
+          const match = layer.match.bind(layer);
+          layer.match = (path: string) => {
+            const found = match(path) as { params: unknown } | false;
+            if (!found) return false;
+            layer.params = found.params;
+            return true;
+          };
+        }
+      })),
+    );
+    expect((await request(app).get('/api/articles/abc')).body).toMatchObject({ name: 'findOne', params: { documentId: 'abc' }, route: '/articles/:documentId' });
+    expect((await request(app).get('/api/i18n/locales')).body).toMatchObject({ name: 'locales', params: {} });
+  });
+
   test('firstSegment: literal ASCII first segments only', () => {
     expect(firstSegment('/Articles/:id')).toBe('articles');
     expect(firstSegment('/openapi.json')).toBe('openapi.json');

@@ -485,6 +485,26 @@ export function runEngineContract(
         expect(await joined(rows, 'ids', { let: { loc: '$locale' } }, [{ $match: { $expr: { $eq: ['$locale', '$$loc'] } } }])).toEqual([[1, 3], [2]]);
       });
 
+      it('a page: each row gets its own joined rows, cut by the pipeline\'s $limit, nested lookups run on each', async () => {
+        // Rows that join nothing, one row, the same foreign rows as another row, more rows than the $limit; the
+        // nested $lookup joins each joined row on its own (`back`: the A rows whose `ids` hold that row's `k`).
+        await engine.insertMany(A, [
+          article(1, { ids: ['x', 'y'] }), article(2, { ids: 'w' }), article(3, { ids: ['y'] }), article(4, { ids: ['x', 'y'] }), article(5, { ids: 1 }),
+        ]);
+        const out = await engine.aggregate(A, [
+          { $sort: { id: 1 } },
+          { $lookup: { from: B, localField: 'ids', foreignField: 'k', pipeline: [
+            { $sort: { id: 1 } }, { $limit: 2 },
+            { $lookup: { from: A, localField: 'k', foreignField: 'ids', pipeline: [{ $sort: { id: 1 } }, { $project: { _id: 0, id: 1 } }], as: 'back' } },
+            { $project: { _id: 0, v: 1, back: 1 } },
+          ], as: 'j' } },
+          { $project: { _id: 0, id: 1, j: 1 } },
+        ]);
+        const x = { v: 1, back: [{ id: 1 }, { id: 4 }] };
+        const y = { v: 2, back: [{ id: 1 }, { id: 3 }, { id: 4 }] };
+        expect(out).toEqual([{ id: 1, j: [x, y] }, { id: 2, j: [] }, { id: 3, j: [y] }, { id: 4, j: [x, y] }, { id: 5, j: [{ v: 6, back: [{ id: 5 }] }] }]);
+      });
+
       it('compares values with their types: 1 is not \'1\'', async () => {
         expect(await joined([{ id: 1, ids: 1 }, { id: 2, ids: '1' }, { id: 3, ids: [1.0, true] }], 'ids')).toEqual([[6], [7], [6]]);
       });

@@ -1,5 +1,5 @@
 import type { FastPath, InnerPath, PipelinePath, StagePath } from './fast-path';
-import { batchedLookup } from './fast-paths/batched-lookup';
+import { batchedLookup, batchedTail } from './fast-paths/batched-lookup';
 import { count } from './fast-paths/count';
 import { documentNumber } from './fast-paths/document-number';
 import { firstOrNull } from './fast-paths/first-or-null';
@@ -41,7 +41,7 @@ export const STAGE_PATHS: readonly StagePath[] = [
 ];
 
 /** Optimisations inside other paths, switched off by name like the others. */
-export const INNER_PATHS: readonly InnerPath[] = [relationFilterElements, relationFilterSemiJoin, mingoIndexedLookup];
+export const INNER_PATHS: readonly InnerPath[] = [relationFilterElements, relationFilterSemiJoin, mingoIndexedLookup, batchedTail];
 
 /** The paths that may take a stage (or a run starting at a stage) of each operator, in registry order. */
 export function byOperator<P extends PipelinePath | StagePath>(paths: readonly P[]): ReadonlyMap<string, readonly P[]> {

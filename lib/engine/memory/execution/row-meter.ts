@@ -57,6 +57,28 @@ export function countJoined(join: MeteredJoin, rows: number): void {
   if (active.count > active.max) throw new ReadLimitError('joinedRows', active.max, [], join.param);
 }
 
+/**
+ * `fast()` (a quicker way to run some stages that counts the same rows, perhaps in another order), or, when it
+ * gives null or throws, `exact()` run from the count the running read had before `fast`: the stages run row by row,
+ * whose error (the first row over the limit, with its path; any other error of the stages) is the answer.
+ * `fast` must have no other effect than the count.
+ *
+ * @example
+ * countedAttempt(() => wholePage(rows), () => rowByRow(rows))
+ */
+export function countedAttempt<T>(fast: () => T | null, exact: () => T): T {
+  const meter = active;
+  const before = meter?.count ?? 0;
+  try {
+    const out = fast();
+    if (out !== null) return out;
+  } catch {
+    // The exact way gives the error (or, if the fast way erred where it does not, the answer).
+  }
+  if (meter) meter.count = before;
+  return exact();
+}
+
 /** `error` with `segment` put in front of its path (a counted lookup's own error, or a nested one's). */
 export function underSegment(error: unknown, segment: string): unknown {
   if (!(error instanceof ReadLimitError) || error.limit !== 'joinedRows') return error;

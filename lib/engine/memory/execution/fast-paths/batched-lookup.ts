@@ -1,13 +1,13 @@
 import type { Pipeline, Row } from '../../../types';
 import { isIndexable, type FieldIndex } from '../../storage/field-index';
-import { fieldVariableTest, isNumericId, isObject, isPlainField, isRowFilter, letRef, onlyKey, rowsEqualTo, type LetRef } from '../eligibility';
-import type { StagePath } from '../fast-path';
+import { fieldVariableTest, isLimit, isNumericId, isObject, isPlainField, isRowFilter, letRef, onlyKey, rowsEqualTo, type LetRef } from '../eligibility';
+import type { InnerPath, StagePath } from '../fast-path';
 import { compileIndexedJoin } from '../indexed-join';
 import { planOrder, underJoinSegment, type LookupPlan } from '../lookup-shapes';
 import { planInverseOrderSort } from './inverse-order-sort';
 import { compileRowTest, type RowTest } from '../match-rows';
-import { countJoined } from '../row-meter';
-import type { PartialStage, StageContext } from '../stage-context';
+import { countedAttempt, countJoined } from '../row-meter';
+import type { PartialStage, RowSet, StageContext, Vars } from '../stage-context';
 
 /**
  * The path: an equality `$lookup` whose sub-pipeline {@link compileBatchedLookup} takes. Each row is joined by the
@@ -31,13 +31,16 @@ export const batchedLookup: StagePath = {
     const batched = compileBatchedLookup(cx, plan, general.letSpec, general.pipeline, general.index);
     if (!batched) return null;
     const runTail = batched.tail.length > 0 ? cx.compile(batched.tail) : null;
-    const run: PartialStage = (rows, owned, outer) => {
-      const join = batched.start();
+    const page = cx.uses(batchedTail.name) ? pageTail(batched.tail) : null;
+    const runRest = page && page.rest.length > 0 ? cx.compile(page.rest) : null;
+    /** Row by row: each row's joined rows (given, or joined now), its tail run, set and counted. */
+    const rowByRow = (rows: readonly Row[], owned: boolean, outer: Vars, given?: readonly (Row[] | null)[]): RowSet => {
+      const join = given ? null : batched.start();
       let lets: readonly Record<string, unknown>[] | null = null;
       const out: Row[] = [];
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i]!;
-        const direct = join(row);
+        const direct = given ? given[i]! : join!(row);
         const target = owned ? row : cx.copyRow(row);
         if (!direct) {
           lets ??= general.lets(rows, outer);
@@ -54,9 +57,92 @@ export const batchedLookup: StagePath = {
       }
       return { rows: out, owned: true };
     };
+    if (!page) return underJoinSegment<PartialStage>(metered, (rows, owned, outer) => rowByRow(rows, owned, outer));
+    const { max } = page;
+    /**
+     * The page at once (batched-tail): each row's joined rows cut to the tail's `$limit`, the rest of the tail run
+     * once on all of them together, then split back. Null when a row takes the general path (`joined` then holds
+     * every row's join, for the rows run one by one).
+     */
+    const atOnce = (rows: readonly Row[], owned: boolean, outer: Vars, joined: (Row[] | null)[]): RowSet | null => {
+      const join = batched.start();
+      let whole = true;
+      for (let i = 0; i < rows.length; i++) whole = (joined[i] = join(rows[i]!)) !== null && whole;
+      if (!whole) return null;
+      const parts = joined as Row[][];
+      let total = 0;
+      for (let i = 0; i < parts.length; i++) {
+        if (parts[i]!.length > max) parts[i] = parts[i]!.slice(0, max);
+        total += parts[i]!.length;
+      }
+      let tail: RowSet | null = null;
+      if (runRest && total > 0) {
+        const all: Row[] = [];
+        for (const part of parts) for (let k = 0; k < part.length; k++) all.push(part[k]!);
+        tail = runRest(all, false, outer);
+        if (tail.rows.length !== all.length) throw new Error('batched-lookup: the tail is not row-wise');
+      }
+      const out: Row[] = [];
+      let at = 0;
+      for (let i = 0; i < rows.length; i++) {
+        const n = parts[i]!.length;
+        const target = owned ? rows[i]! : cx.copyRow(rows[i]!);
+        if (!tail) {
+          target[as] = cx.adoptRows(parts[i]!);
+        } else {
+          const part = tail.rows.slice(at, (at += n));
+          target[as] = tail.owned ? part : cx.adoptRows(part);
+        }
+        if (metered) countJoined(metered, n);
+        out.push(target);
+      }
+      return { rows: out, owned: true };
+    };
+    const run: PartialStage = (rows, owned, outer) => {
+      const joined = new Array<Row[] | null>(rows.length);
+      let declined = false;
+      // The counts come in another order (the nested lookups' before this one's): on any error the count is put
+      // back and the rows run one by one, whose error is the answer (the first row over the join budget, its path).
+      return countedAttempt(() => {
+        const set = atOnce(rows, owned, outer, joined);
+        declined = set === null;
+        return set;
+      }, () => rowByRow(rows, owned, outer, declined ? joined : undefined));
+    };
     return underJoinSegment(metered, run);
   },
 };
+
+/**
+ * The inner path of {@link batchedLookup}: when the stages after the join (its tail) are leading `$limit`s and then
+ * row-wise stages only (one row out per row in, each from its own row and the enclosing variables alone:
+ * `$lookup`, `$addFields`/`$set`, `$project`, `$unset`), each row's joined rows are cut to the limit and the
+ * row-wise stages run once on the joined rows of the whole page instead of once per input row (for
+ * `populate[author][populate]=avatar`, one nested lookup over the page's authors rather than 25 of one author;
+ * for a to-many populate's `$limit`, no sub-pipeline run at all).
+ */
+export const batchedTail: InnerPath = { name: 'batched-tail', kind: 'inner', within: 'batched-lookup' };
+
+/** Stages that give one row per row, in order, each computed from its own row and the variables alone. */
+const ROW_WISE = new Set(['$lookup', '$addFields', '$set', '$project', '$unset']);
+
+/**
+ * A tail the page can run at once: leading `$limit`s (positive integers, as MongoDB accepts: `max`, the smallest,
+ * cuts each row's joined rows), then row-wise stages only (`rest`); null for any other tail, or an empty one.
+ */
+function pageTail(tail: Pipeline): { max: number; rest: Pipeline } | null {
+  let at = 0;
+  let max = Infinity;
+  for (; at < tail.length; at++) {
+    const n = onlyKey(tail[at], '$limit');
+    if (n === undefined) break;
+    if (!isLimit(n)) return null;
+    max = Math.min(max, n);
+  }
+  const rest = tail.slice(at);
+  if (tail.length === 0 || !rest.every((stage) => Object.keys(stage).length === 1 && ROW_WISE.has(Object.keys(stage)[0]!))) return null;
+  return { max, rest };
+}
 
 /** The joined rows of one input row (stored rows, in the sub-pipeline's order) in a fresh array, or null: run the general path. */
 export type RowJoin = (row: Row) => Row[] | null;

@@ -71,34 +71,47 @@ function logicalTest(key: string, value: unknown, options: QueryOptions): RowTes
  * is shared: never mutate it.
  */
 export function matchRows(collection: MemoryCollection, filter: Filter, options: QueryOptions): readonly Row[] {
+  return compileMatchRows(filter, options)(collection);
+}
+
+/**
+ * {@link matchRows} of one filter, what it decides from the filter alone (whether it is kept, its key) decided once:
+ * for a stage compiled once and run on every read (fast-paths/indexed-match). `filter` must not change afterwards.
+ *
+ * @example
+ * const scope = compileMatchRows({ _status: 'published', locale: 'en' }, options); scope(collection)
+ */
+export function compileMatchRows(filter: Filter, options: QueryOptions): (collection: MemoryCollection) => readonly Row[] {
   const pure = Object.entries(filter).every(([key, value]) => isPlainField(key) && isIndexable(value));
-  if (!pure && !keptFilter(filter)) return selectCandidates(collection, filter).filter(compileRowTest(filter, options));
+  if (!pure && !keptFilter(filter)) return (collection) => selectCandidates(collection, filter).filter(compileRowTest(filter, options));
   const byKind = pure ? cached : cachedOthers;
-  let results = byKind.get(collection);
-  if (!results) byKind.set(collection, (results = new Map()));
   const key = JSON.stringify(filter);
-  const entry = results.get(key);
-  if (entry?.version === collection.version) return entry.rows;
-  const changes = entry ? collection.changesSince(entry.version) : null;
-  const test = entry?.test ?? compileRowTest(filter, options);
-  let rows: Row[];
-  // A result narrowed by an index (a documentId) is cheaper to select again than to update through many changes.
-  const candidates = entry && changes && changes.length > FEW_CHANGES ? selectCandidates(collection, filter) : null;
-  if (entry && changes && (candidates === null || changes.length <= candidates.length)) {
-    const next = applyChanges(entry.rows, changes, test, (row) => collection.sequence(row));
-    rows = next.rows;
-    carryPlans(entry.rows, next, (row) => collection.sequence(row));
-  } else {
-    rows = (candidates ?? selectCandidates(collection, filter)).filter(test);
-  }
-  if (pure && !entry && results.size >= MAX_CACHED) results.clear();
-  if (!pure) {
-    // Any filter of the request's own (`views > 5000`) is kept too, fewer of them, the least recently used dropped.
-    results.delete(key);
-    if (results.size >= MAX_OTHERS) results.delete(results.keys().next().value!);
-  }
-  results.set(key, { version: collection.version, rows: markStable(rows), test });
-  return rows;
+  return (collection) => {
+    let results = byKind.get(collection);
+    if (!results) byKind.set(collection, (results = new Map()));
+    const entry = results.get(key);
+    if (entry?.version === collection.version) return entry.rows;
+    const changes = entry ? collection.changesSince(entry.version) : null;
+    const test = entry?.test ?? compileRowTest(filter, options);
+    let rows: Row[];
+    // A result narrowed by an index (a documentId) is cheaper to select again than to update through many changes.
+    const candidates = entry && changes && changes.length > FEW_CHANGES ? selectCandidates(collection, filter) : null;
+    if (entry && changes && (candidates === null || changes.length <= candidates.length)) {
+      const next = applyChanges(entry.rows, changes, test, (row) => collection.sequence(row));
+      rows = next.rows;
+      carryPlans(entry.rows, next, (row) => collection.sequence(row));
+    } else {
+      rows = (candidates ?? selectCandidates(collection, filter)).filter(test);
+    }
+    if (pure && !entry && results.size >= MAX_CACHED) results.clear();
+    if (!pure) {
+      // Any filter of the request's own (`views > 5000`) is kept too, fewer of them, the least recently used dropped.
+      results.delete(key);
+      if (results.size >= MAX_OTHERS) results.delete(results.keys().next().value!);
+    }
+    results.set(key, { version: collection.version, rows: markStable(rows), test });
+    return rows;
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { isObject, onlyKey } from '../eligibility';
 import type { PipelinePath } from '../fast-path';
-import { matchRows } from '../match-rows';
+import { compileMatchRows } from '../match-rows';
 
 /**
  * The first `$match` of a top-level pipeline, from the collection's indexes rather than every row (match-rows'
@@ -17,6 +17,8 @@ export const indexedMatch: PipelinePath = {
   accepts(pipeline, at, cx) {
     const filter = at === 0 ? onlyKey(pipeline[0], '$match') : undefined;
     if (!isObject(filter)) return null;
-    return { next: 1, run: (_input, top) => ({ rows: matchRows(top.collection, filter, cx.options) as never, owned: false }) };
+    // Planned once per frozen pipeline (planner): the filter's key and kind are decided here, not on every read.
+    const match = compileMatchRows(filter, cx.options);
+    return { next: 1, run: (_input, top) => ({ rows: match(top.collection) as never, owned: false }) };
   },
 };

@@ -95,4 +95,13 @@ describe('memory engine: a lookup\'s tail run once per page (batched-tail)', () 
     expect(within.map((r) => (r as Row[]).length)).toEqual([5, 5]);
     await expect(engine.aggregate('articles', nested, { maxJoinedRows: 7 })).rejects.toMatchObject({ path: ['author'] });
   });
+
+  it('leaves rows it owns unchanged until the page is counted, so the row-by-row run after an error joins them again', async () => {
+    // A lookup before makes the rows the page's own (it sets them in place); the author lookup writes into its own
+    // localField. Going over at an article's own count must not leave earlier articles with their author replaced.
+    const owned: Pipeline = [nested[0]!, join('cats', 'none', 'before'), ...nested.slice(1)];
+    const results = await aggregateVariants(engine, 'articles', owned, { maxJoinedRows: 5 }, [[], ['batched-tail']]);
+    expect(results[0]).toMatchObject({ limit: 'joinedRows', max: 5, path: ['author', 'cats'] });
+    expect(differences('articles', owned, [[], ['batched-tail']], results)).toEqual([]);
+  });
 });

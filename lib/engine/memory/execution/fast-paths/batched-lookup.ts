@@ -82,6 +82,9 @@ export const batchedLookup: StagePath = {
         tail = runRest(all, false, outer);
         if (tail.rows.length !== all.length) throw new Error('batched-lookup: the tail is not row-wise');
       }
+      // Every row counted before any is set: rows the page owns are changed in place (`as` may be the local
+      // field itself), and after an error the row-by-row run must join them as they were.
+      if (metered) for (const part of parts) countJoined(metered, part.length);
       const out: Row[] = [];
       let at = 0;
       for (let i = 0; i < rows.length; i++) {
@@ -93,7 +96,6 @@ export const batchedLookup: StagePath = {
           const part = tail.rows.slice(at, (at += n));
           target[as] = tail.owned ? part : cx.adoptRows(part);
         }
-        if (metered) countJoined(metered, n);
         out.push(target);
       }
       return { rows: out, owned: true };

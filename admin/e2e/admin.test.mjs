@@ -287,9 +287,13 @@ test('a localization created from another locale, and a single type edited', asy
   await page.getByRole('combobox', { name: 'Content locale' }).click();
   await page.getByRole('option', { name: 'French (fr)' }).click();
   await page.getByText('has no fr version yet').waitFor();
+  // The missing localization's form is empty until another locale's version is copied in.
+  await eventually(async () => assert.equal(await page.getByLabel('title', { exact: true }).inputValue(), ''));
   await page.getByRole('combobox', { name: 'Fill in from locale' }).click();
   await page.getByRole('option', { name: 'English (en)' }).click();
-  await eventually(async () => assert.equal(await page.getByLabel('title', { exact: true }).inputValue(), 'Populate in one round trip'));
+  // The copy is done (its notice comes after the values are set): typing before it would be overwritten.
+  await page.getByText('Filled from en').waitFor();
+  assert.equal(await page.getByLabel('title', { exact: true }).inputValue(), 'Populate in one round trip');
   await page.getByLabel('title', { exact: true }).fill('Tout peupler en un aller-retour');
   await page.getByRole('button', { name: 'Save draft' }).click();
   const fr = await eventually(async () => {

@@ -122,12 +122,21 @@ const CopyFromLocale = ({ model, ct }: { model: ModelIndex; ct: ContentType }) =
   );
 };
 
-const Form = ({ model, ct, creating }: { model: ModelIndex; ct: ContentType; creating: boolean }) => (
-  <SimpleForm toolbar={<FormToolbar ct={ct} creating={creating} />} sx={{ maxWidth: 900 }} warnWhenUnsavedChanges>
-    {!creating && <CopyFromLocale model={model} ct={ct} />}
-    <AttributeInputs model={model} attributes={ct.attributes} />
-  </SimpleForm>
-);
+/**
+ * The form of the record shown. A localization that does not exist yet gets a form of its own (keyed by its
+ * locale): switching to it from an existing one must not keep that one's values, which a save would then write
+ * into the new localization (react-admin keeps the fields the new record lacks).
+ */
+const Form = ({ model, ct, creating }: { model: ModelIndex; ct: ContentType; creating: boolean }) => {
+  const record = useRecordContext();
+  const key = record?.__missing ? `missing:${getContentLocale() ?? ''}` : 'present';
+  return (
+    <SimpleForm key={key} toolbar={<FormToolbar ct={ct} creating={creating} />} sx={{ maxWidth: 900 }} warnWhenUnsavedChanges>
+      {!creating && <CopyFromLocale model={model} ct={ct} />}
+      <AttributeInputs model={model} attributes={ct.attributes} />
+    </SimpleForm>
+  );
+};
 
 /** Re-reads the record when the content locale changes (another localization of the same document). */
 function useLocaleRefresh(): void {

@@ -81,7 +81,7 @@ class EntryCode {
         return `${read}  if (typeof v === "${type}") ${typed} else ${otherwise}`;
       }
       case 'plain':
-        return `${read}  if (typeof v === "number") out.keyAscii(${k}, ${numberCode}); else if (typeof v === "string") out.keyString(${k}, v); else plain(v, out, ${k});`;
+        return `${read}  if (typeof v === "number") ${typedCode('number', k)} else if (typeof v === "string") ${typedCode('string', k)} else plain(v, out, ${k});`;
       case 'value': {
         const w = `w${this.writes.length}`;
         this.writes.push(field.write);
@@ -105,18 +105,18 @@ function typedCode(type: 'string' | 'number', k: string): string {
 
 /** A stored value: null when missing, else writeStoredJson (the key left out when JSON leaves the value out). */
 function storedValue(value: unknown, out: JsonBytes, key: Uint8Array): void {
-  if (value === undefined || value === null) {
-    out.keyAscii(key, 'null');
-    return;
-  }
-  const start = out.length;
-  out.bytes(key);
-  if (!writeStoredJson(value, out)) out.rewind(start);
+  if (value === undefined || value === null) out.keyAscii(key, 'null');
+  else keyed(writeStoredJson, value, out, key);
 }
 
 /** `JSON.stringify(value)` (id, documentId: writeJson), the key left out when JSON leaves the value out. */
 function plainValue(value: unknown, out: JsonBytes, key: Uint8Array): void {
+  keyed(writeJson, value, out, key);
+}
+
+/** `key` then what `write` writes of `value`; the key taken back when `write` leaves the value out. */
+function keyed(write: ValueWrite, value: unknown, out: JsonBytes, key: Uint8Array): void {
   const start = out.length;
   out.bytes(key);
-  if (!writeJson(value, out)) out.rewind(start);
+  if (!write(value, out)) out.rewind(start);
 }

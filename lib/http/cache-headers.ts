@@ -20,10 +20,10 @@ export const PRIVATE = 'private';
  */
 export function setCacheHeaders(req: Request, res: Response): void {
   // res.vary parses and merges the header (the `vary` package): only needed when the host app set one first.
-  // Node's own getHeader/setHeader: nothing is sent yet, and Express's res.get/res.set add nothing for these two.
+  // Node's own getHeader/setHeader: Express's res.get/res.set add nothing for these two headers.
   if (res.getHeader('Vary') === undefined) res.setHeader('Vary', 'Authorization');
   else res.vary('Authorization');
-  if (req.headers.authorization !== undefined && res.getHeader('Cache-Control') === undefined) res.setHeader('Cache-Control', PRIVATE);
+  if (req.headers.authorization !== undefined) markPrivate(res);
 }
 
 /**
@@ -34,6 +34,7 @@ export function setCallerCacheHeaders(res: Response, ability: Ability): void {
   if (ability.subject !== 'public') markPrivate(res);
 }
 
+/** `Cache-Control: private`, unless the answer is sent or the host app chose its own Cache-Control. */
 function markPrivate(res: Response): void {
-  if (!res.headersSent && res.get('Cache-Control') === undefined) res.set('Cache-Control', PRIVATE);
+  if (!res.headersSent && res.getHeader('Cache-Control') === undefined) res.setHeader('Cache-Control', PRIVATE);
 }

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
+import { ARRAY_BYTES } from '../format/memo-budget';
 import { BoundedMemo, MemoBudget } from '../util/bounded-memo';
 
 /**
@@ -32,7 +33,7 @@ interface TaggedBytes {
 }
 
 /** The last answer written by each `source` (a compiled writer: one query's reads), with its tag. */
-const lastAnswers = new BoundedMemo<object, TaggedBytes>(tagMemos, (kept) => kept.bytes.buffer.byteLength + 160);
+const lastAnswers = new BoundedMemo<object, TaggedBytes>(tagMemos, (kept) => kept.bytes.buffer.byteLength + ARRAY_BYTES);
 
 /** Tags already known for the bytes about to be sent ({@link tagAnswer}), read once by the conditional GET. */
 const knownTags = new WeakMap<Uint8Array, string>();
